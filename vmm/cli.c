@@ -1,0 +1,126 @@
+/* The command line: `vmm run [options] KERNEL`, --help, --version. Options
+ * and config-file keys share one table (config.c); options win over the file. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_status.h"
+#include "log.h"
+
+enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY };
+
+/* Every option that sets a config key is spelled like the key. */
+static const struct option long_options[] = {
+	{ "cpus", required_argument, NULL, OPT_KEY },
+	{ "mem", required_argument, NULL, OPT_KEY },
+	{ "cmdline", required_argument, NULL, OPT_KEY },
+	{ "timeout", required_argument, NULL, OPT_KEY },
+	{ "expect", required_argument, NULL, OPT_KEY },
+	{ "param", required_argument, NULL, OPT_KEY },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+void cli_print_help(void)
+{
+	printf("usage: vmm run [options] KERNEL\n"
+	       "       vmm --help | --version\n"
+	       "\n"
+	       "Runs KERNEL (an ELF64 x86-64 kernel with a PVH entry note) on KVM.\n"
+	       "\n"
+	       "options:\n"
+	       "  --cpus N            vCPUs (default 1)\n"
+	       "  --mem SIZE          guest RAM, e.g. 64M, 1G (default 64M)\n"
+	       "  --cmdline TEXT      kernel command line\n"
+	       "  --config FILE       INI machine config; options given here override it\n"
+	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"
+	       "  --expect REGEX      exit 0 when a console line matches (extended regex)\n"
+	       "  --param NAME=VALUE  a number the test kernel can ask for (repeatable)\n"
+	       "\n"
+	       "exit status: the guest's debug-exit status ((v << 1) | 1) when it reports one;\n"
+	       "0 on power-off or --expect match; 1 on VM failure; 2 on bad input; 124 on timeout.\n");
+}
+
+struct pending_option {
+	const char *key;
+	const char *value;
+};
+
+int cli_parse(int argc, char **argv, struct vm_config *cfg, enum cli_command *cmd)
+{
+	if (argc < 2) {
+		vmm_log("no command given (see vmm --help)");
+		return EXIT_STATUS_USAGE;
+	}
+	*cmd = CLI_RUN;
+	int first = 1;
+	if (strcmp(argv[1], "run") == 0)
+		first = 2;
+	else if (argv[1][0] != '-') {
+		vmm_log("unknown command '%s' (see vmm --help)", argv[1]);
+		return EXIT_STATUS_USAGE;
+	}
+
+	/* Options are applied after the config file, whatever their order. */
+	struct pending_option pending[64];
+	unsigned npending = 0;
+	const char *config_path = NULL;
+	char err[CONFIG_ERR_MAX];
+
+	optind = first;
+	opterr = 0;
+	int opt, index;
+	while ((opt = getopt_long(argc, argv, ":", long_options, &index)) != -1) {
+		switch (opt) {
+		case OPT_KEY:
+			if (npending == sizeof(pending) / sizeof(pending[0])) {
+				vmm_log("too many options");
+				return EXIT_STATUS_USAGE;
+			}
+			pending[npending++] = (struct pending_option){ long_options[index].name, optarg };
+			break;
+		case OPT_CONFIG:
+			config_path = optarg;
+			break;
+		case OPT_HELP:
+			*cmd = CLI_HELP;
+			return 0;
+		case OPT_VERSION:
+			*cmd = CLI_VERSION;
+			return 0;
+		case ':':
+			vmm_log("option '%s' needs a value", argv[optind - 1]);
+			return EXIT_STATUS_USAGE;
+		default:
+			vmm_log("unknown option '%s' (see vmm --help)", argv[optind - 1]);
+			return EXIT_STATUS_USAGE;
+		}
+	}
+	if (first == 1) {
+		vmm_log("no command given (see vmm --help)");
+		return EXIT_STATUS_USAGE;
+	}
+	if (config_path && config_load_file(cfg, config_path, err, sizeof(err)) < 0) {
+		vmm_log("%s", err);
+		return EXIT_STATUS_USAGE;
+	}
+	for (unsigned i = 0; i < npending; i++) {
+		if (config_set(cfg, pending[i].key, pending[i].value, err, sizeof(err)) < 0) {
+			vmm_log("--%s", err);
+			return EXIT_STATUS_USAGE;
+		}
+	}
+	if (optind < argc && config_set(cfg, "kernel", argv[optind++], err, sizeof(err)) < 0) {
+		vmm_log("%s", err);
+		return EXIT_STATUS_USAGE;
+	}
+	if (optind < argc) {
+		vmm_log("unexpected argument '%s' after the kernel", argv[optind]);
+		return EXIT_STATUS_USAGE;
+	}
+	return 0;
+}

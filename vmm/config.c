@@ -1,0 +1,245 @@
+/* The machine configuration: what the user asked for, from a config file and
+ * the command line, through one table of keys so both spell things alike. */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define DEFAULT_MEM_SIZE (64ULL << 20)
+
+void config_init(struct vm_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->cpus = 1;
+	cfg->mem_size = DEFAULT_MEM_SIZE;
+}
+
+void config_free(struct vm_config *cfg)
+{
+	free(cfg->kernel);
+	free(cfg->cmdline);
+	free(cfg->expect);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+typedef int (*setter_fn)(struct vm_config *cfg, const char *value, char *err, size_t errlen);
+
+static int set_string(char **field, const char *value, char *err, size_t errlen)
+{
+	char *copy = strdup(value);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+static int set_kernel(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->kernel, v, err, errlen);
+}
+
+static int set_cmdline(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->cmdline, v, err, errlen);
+}
+
+static int set_expect(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->expect, v, err, errlen);
+}
+
+static int set_cpus(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+	if (!parse_u64(v, &n) || n == 0 || n > CONFIG_MAX_CPUS) {
+		snprintf(err, errlen, "cpus '%s': expected a number from 1 to %d", v, CONFIG_MAX_CPUS);
+		return -1;
+	}
+	cfg->cpus = (unsigned)n;
+	return 0;
+}
+
+static int set_mem(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	uint64_t size;
+	if (!parse_size(v, &size) || size == 0) {
+		snprintf(err, errlen, "mem '%s': expected a non-zero size such as 64M or 1G", v);
+		return -1;
+	}
+	/* Page granularity: KVM memory slots are made of whole pages. */
+	if (size % 4096) {
+		snprintf(err, errlen, "mem '%s': not a multiple of 4 KiB", v);
+		return -1;
+	}
+	cfg->mem_size = size;
+	return 0;
+}
+
+static int set_timeout(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (!parse_duration_ms(v, &cfg->timeout_ms)) {
+		snprintf(err, errlen, "timeout '%s': expected a duration such as 30, 30s, 500ms, 2m", v);
+		return -1;
+	}
+	return 0;
+}
+
+static bool valid_param_name(const char *name, size_t len)
+{
+	if (len == 0 || len >= TESTDEV_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_.-", name[i]))
+			return false;
+	return true;
+}
+
+static int add_param(struct vm_config *cfg, const char *name, size_t name_len, const char *value,
+		     char *err, size_t errlen)
+{
+	uint64_t v;
+	if (!valid_param_name(name, name_len)) {
+		snprintf(err, errlen, "param '%.*s': names are 1-%d characters of [a-z0-9_.-]",
+			 (int)name_len, name, TESTDEV_NAME_MAX - 1);
+		return -1;
+	}
+	if (!parse_u64(value, &v)) {
+		snprintf(err, errlen, "param '%.*s': value '%s' is not an unsigned number",
+			 (int)name_len, name, value);
+		return -1;
+	}
+	struct config_param *p = NULL;
+	for (unsigned i = 0; i < cfg->nparams; i++)
+		if (strlen(cfg->params[i].name) == name_len &&
+		    memcmp(cfg->params[i].name, name, name_len) == 0)
+			p = &cfg->params[i];
+	if (!p) {
+		if (cfg->nparams == CONFIG_MAX_PARAMS) {
+			snprintf(err, errlen, "too many params (at most %d)", CONFIG_MAX_PARAMS);
+			return -1;
+		}
+		p = &cfg->params[cfg->nparams++];
+		memcpy(p->name, name, name_len);
+		p->name[name_len] = '\0';
+	}
+	p->value = v;
+	return 0;
+}
+
+/* --param NAME=VALUE */
+static int set_param(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq) {
+		snprintf(err, errlen, "param '%s': expected NAME=VALUE", v);
+		return -1;
+	}
+	return add_param(cfg, v, (size_t)(eq - v), eq + 1, err, errlen);
+}
+
+struct config_key {
+	const char *section; /* where it lives in a config file */
+	const char *name;    /* the key, and the long option --name */
+	setter_fn set;
+};
+
+static const struct config_key config_keys[] = {
+	{ "machine", "cpus", set_cpus },
+	{ "machine", "mem", set_mem },
+	{ "boot", "kernel", set_kernel },
+	{ "boot", "cmdline", set_cmdline },
+	{ "run", "timeout", set_timeout },
+	{ "run", "expect", set_expect },
+	{ NULL, "param", set_param }, /* command line only: the file has [params] */
+};
+
+static const struct config_key *find_key(const char *section, const char *name)
+{
+	for (size_t i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
+		const struct config_key *k = &config_keys[i];
+		if (strcmp(k->name, name) == 0 && (!section || (k->section && strcmp(k->section, section) == 0)))
+			return k;
+	}
+	return NULL;
+}
+
+bool config_has_key(const char *key)
+{
+	return find_key(NULL, key) != NULL;
+}
+
+int config_set(struct vm_config *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct config_key *k = find_key(NULL, key);
+	if (!k) {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -1;
+	}
+	return k->set(cfg, value, err, errlen);
+}
+
+struct ini_ctx {
+	struct vm_config *cfg;
+	char *err;
+	size_t errlen;
+	bool failed; /* inih goes on after an error: keep the first reason */
+};
+
+/* inih calls this per key; returning 0 stops the parse and reports the line. */
+static int on_ini_entry(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_ctx *ctx = user;
+	if (ctx->failed)
+		return 0;
+	int rc;
+	if (strcmp(section, "params") == 0) {
+		rc = add_param(ctx->cfg, name, strlen(name), value, ctx->err, ctx->errlen);
+	} else {
+		const struct config_key *k = find_key(section, name);
+		if (k) {
+			rc = k->set(ctx->cfg, value, ctx->err, ctx->errlen);
+		} else {
+			snprintf(ctx->err, ctx->errlen, "unknown key '%s' in section [%s]", name, section);
+			rc = -1;
+		}
+	}
+	ctx->failed = rc != 0;
+	return rc == 0;
+}
+
+int config_load_file(struct vm_config *cfg, const char *path, char *err, size_t errlen)
+{
+	char reason[CONFIG_ERR_MAX] = "syntax error";
+	struct ini_ctx ctx = { cfg, reason, sizeof(reason), false };
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "config %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int line = ini_parse_file(f, on_ini_entry, &ctx);
+	fclose(f);
+	if (line != 0) {
+		snprintf(err, errlen, "config %s:%d: %s", path, line, reason);
+		return -1;
+	}
+	return 0;
+}
+
+bool config_param(const struct vm_config *cfg, const char *name, uint64_t *value)
+{
+	for (unsigned i = 0; i < cfg->nparams; i++) {
+		if (strcmp(cfg->params[i].name, name) == 0) {
+			*value = cfg->params[i].value;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,88 @@
+/* The console: guest serial output to the VMM's stdout, line-buffered, and the
+ * --expect matcher that ends the VM when a line matches. */
+#include "console.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+int console_init(struct console *con, int out_fd, const char *pattern, console_match_fn on_match,
+		 void *opaque, char *err, size_t errlen)
+{
+	memset(con, 0, sizeof(*con));
+	con->out_fd = out_fd;
+	con->on_match = on_match;
+	con->match_opaque = opaque;
+	if (pattern) {
+		int rc = regcomp(&con->expect, pattern, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			regerror(rc, &con->expect, err, errlen);
+			return -EINVAL;
+		}
+		con->have_expect = true;
+	}
+	pthread_mutex_init(&con->lock, NULL);
+	return 0;
+}
+
+void console_destroy(struct console *con)
+{
+	console_flush(con);
+	if (con->have_expect)
+		regfree(&con->expect);
+	pthread_mutex_destroy(&con->lock);
+}
+
+static void write_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* stdout gone: the guest's output is dropped, the VM goes on */
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Called with the lock held, on a complete line (without its newline). */
+static void emit_line(struct console *con, bool newline)
+{
+	if (newline)
+		con->line[con->len++] = '\n';
+	write_all(con->out_fd, con->line, con->len);
+	if (con->have_expect && !con->matched) {
+		con->line[con->len - (newline ? 1 : 0)] = '\0';
+		if (regexec(&con->expect, con->line, 0, NULL, 0) == 0) {
+			con->matched = true;
+			con->on_match(con->match_opaque);
+		}
+	}
+	con->len = 0;
+}
+
+void console_write(struct console *con, const char *buf, size_t n)
+{
+	pthread_mutex_lock(&con->lock);
+	for (size_t i = 0; i < n; i++) {
+		char c = buf[i];
+		if (c == '\n') {
+			emit_line(con, true);
+			continue;
+		}
+		con->line[con->len++] = c;
+		/* Keep room for the newline and the terminating NUL. */
+		if (con->len == CONSOLE_LINE_MAX - 2)
+			emit_line(con, false);
+	}
+	pthread_mutex_unlock(&con->lock);
+}
+
+void console_flush(struct console *con)
+{
+	pthread_mutex_lock(&con->lock);
+	if (con->len)
+		emit_line(con, false);
+	pthread_mutex_unlock(&con->lock);
+}

@@ -1,0 +1,31 @@
+/* Every fixed guest-physical address vmm uses, in one place (Firecracker's layout.rs). */
+#ifndef VMM_LAYOUT_H
+#define VMM_LAYOUT_H
+
+#define KiB (1ULL << 10)
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+/* Low memory: the VMM's boot structures live in [BOOT_AREA_START, BOOT_AREA_END);
+ * no kernel segment may overlap them. 0x8000-0x9ffff is left to the guest
+ * (our test kernels put their AP trampoline at 0x8000). */
+#define BOOT_AREA_START 0x0ULL
+#define BOOT_AREA_END 0x8000ULL
+#define PVH_START_INFO_ADDR 0x1000ULL /* struct hvm_start_info */
+#define PVH_MEMMAP_ADDR 0x1040ULL     /* hvm_memmap_table_entry[PVH_MEMMAP_MAX] */
+#define PVH_MEMMAP_MAX 8
+#define CMDLINE_ADDR 0x2000ULL
+#define CMDLINE_MAX 4096ULL
+
+/* The legacy VGA/BIOS hole is described to the guest as reserved. */
+#define LOW_RAM_END 0xa0000ULL
+#define HIGH_RAM_START (1 * MiB)
+
+/* RAM stops below the 32-bit MMIO hole (IOAPIC at 0xfec00000, LAPIC at
+ * 0xfee00000, KVM's TSS pages); RAM beyond that continues at 4 GiB. */
+#define MMIO_HOLE_START (3 * GiB)
+#define MMIO_HOLE_END (4 * GiB)
+#define KVM_TSS_ADDR 0xfffbd000ULL
+#define KVM_IDENTITY_MAP_ADDR 0xfffbc000ULL
+
+#endif

@@ -1,0 +1,130 @@
+/* One vCPU: its KVM fd and run area, its thread, and its KVM_RUN loop. */
+#include "vcpu.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../cpu/cpuid.h"
+#include "boot_pvh.h"
+#include "exit_status.h"
+#include "kvm.h"
+#include "log.h"
+#include "vcpu_exit.h"
+#include "vm.h"
+
+int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index, uint32_t apic_id,
+		const struct kvm_cpuid2 *base_cpuid)
+{
+	*vcpu = (struct vcpu){ .vm = vm, .index = index, .apic_id = apic_id, .fd = -1 };
+	int fd = kvm_ioctl(vm->fd, KVM_CREATE_VCPU, (void *)(uintptr_t)apic_id);
+	if (fd < 0)
+		return fd;
+	vcpu->fd = fd;
+	void *run = mmap(NULL, (size_t)vm->kvm.run_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (run == MAP_FAILED) {
+		int e = errno;
+		vmm_log("vcpu %u: mmap of kvm_run: %s", index, strerror(e));
+		return -e;
+	}
+	vcpu->run = run;
+	struct kvm_cpuid2 *cpuid = cpuid_for_vcpu(base_cpuid, apic_id);
+	if (!cpuid)
+		return -ENOMEM;
+	int rc = kvm_ioctl(fd, KVM_SET_CPUID2, cpuid);
+	free(cpuid);
+	return rc < 0 ? rc : 0;
+}
+
+void vcpu_destroy(struct vcpu *vcpu)
+{
+	if (vcpu->run)
+		munmap(vcpu->run, (size_t)vcpu->vm->kvm.run_size);
+	if (vcpu->fd >= 0)
+		close(vcpu->fd);
+	vcpu->run = NULL;
+	vcpu->fd = -1;
+}
+
+int vcpu_set_pvh_entry(struct vcpu *vcpu, uint64_t entry)
+{
+	struct kvm_sregs sregs;
+	struct kvm_regs regs;
+	int rc = kvm_ioctl(vcpu->fd, KVM_GET_SREGS, &sregs);
+	if (rc < 0)
+		return rc;
+	pvh_entry_regs(entry, &regs, &sregs);
+	rc = kvm_ioctl(vcpu->fd, KVM_SET_SREGS, &sregs);
+	if (rc < 0)
+		return rc;
+	rc = kvm_ioctl(vcpu->fd, KVM_SET_REGS, &regs);
+	return rc < 0 ? rc : 0;
+}
+
+static void kick_handler(int sig)
+{
+	(void)sig; /* its only job is to interrupt KVM_RUN with EINTR */
+}
+
+int vcpu_signals_init(void)
+{
+	struct sigaction sa = { .sa_handler = kick_handler };
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: KVM_RUN must return EINTR. */
+	return sigaction(VCPU_KICK_SIGNAL, &sa, NULL) < 0 ? -errno : 0;
+}
+
+static void *vcpu_thread(void *arg)
+{
+	struct vcpu *vcpu = arg;
+	struct vm_stop *stop = &vcpu->vm->stop;
+	sigset_t kick;
+	sigemptyset(&kick);
+	sigaddset(&kick, VCPU_KICK_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &kick, NULL);
+
+	while (!vm_stop_requested(stop)) {
+		if (ioctl(vcpu->fd, KVM_RUN, 0) < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue; /* kicked: the loop condition decides */
+			vmm_log("vcpu %u: KVM_RUN: %s", vcpu->index, strerror(errno));
+			vm_stop_request(stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
+			break;
+		}
+		if (vcpu_handle_exit(vcpu) == VCPU_EXIT_STOP)
+			break;
+	}
+	return NULL;
+}
+
+int vcpu_start(struct vcpu *vcpu)
+{
+	int rc = pthread_create(&vcpu->thread, NULL, vcpu_thread, vcpu);
+	if (rc) {
+		vmm_log("vcpu %u: pthread_create: %s", vcpu->index, strerror(rc));
+		return -rc;
+	}
+	vcpu->thread_started = true;
+	return 0;
+}
+
+void vcpu_kick(struct vcpu *vcpu)
+{
+	if (!vcpu->thread_started)
+		return;
+	/* immediate_exit covers the window before the thread enters KVM_RUN;
+	 * the signal covers a thread already inside it. */
+	__atomic_store_n(&vcpu->run->immediate_exit, 1, __ATOMIC_SEQ_CST);
+	pthread_kill(vcpu->thread, VCPU_KICK_SIGNAL);
+}
+
+void vcpu_join(struct vcpu *vcpu)
+{
+	if (vcpu->thread_started)
+		pthread_join(vcpu->thread, NULL);
+	vcpu->thread_started = false;
+}

@@ -1,0 +1,268 @@
+/* A virtual machine: everything one run owns, built by one linear boot
+ * sequence (config -> KVM VM -> memory -> devices -> kernel -> vCPUs) and
+ * torn down in reverse. */
+#include "vm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cpu/cpuid.h"
+#include "../devices/debug_exit.h"
+#include "boot_pvh.h"
+#include "elf_loader.h"
+#include "exit_status.h"
+#include "file.h"
+#include "host.h"
+#include "layout.h"
+#include "log.h"
+#include "main_loop.h"
+
+/* Stages of vm_create, in order; vm_destroy unwinds from `built` down. */
+enum vm_stage {
+	BUILT_NOTHING,
+	BUILT_STOP,
+	BUILT_KVM,
+	BUILT_VM_FD,
+	BUILT_MEMORY,
+	BUILT_DEVICES,
+	BUILT_VCPUS,
+};
+
+static int usage_error(const char *what, const char *why)
+{
+	vmm_log("%s: %s", what, why);
+	return EXIT_STATUS_USAGE;
+}
+
+static int check_machine_fits(struct vm *vm)
+{
+	char why[128];
+	if (vm->cfg->cpus > (unsigned)vm->kvm.max_vcpus) {
+		snprintf(why, sizeof(why), "%u vCPUs, but KVM supports at most %d", vm->cfg->cpus,
+			 vm->kvm.max_vcpus);
+		return usage_error("--cpus", why);
+	}
+	uint64_t host_ram = host_memory_bytes();
+	if (host_ram && vm->cfg->mem_size > host_ram) {
+		snprintf(why, sizeof(why), "%llu MiB is more than the host's %llu MiB",
+			 (unsigned long long)(vm->cfg->mem_size >> 20),
+			 (unsigned long long)(host_ram >> 20));
+		return usage_error("--mem", why);
+	}
+	return 0;
+}
+
+static int create_vm_fd(struct vm *vm)
+{
+	vm->fd = kvm_ioctl(vm->kvm.fd, KVM_CREATE_VM, 0);
+	if (vm->fd < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	/* Intel needs the TSS (and identity map) pages set before the first run;
+	 * AMD accepts and ignores them. Both sit in the MMIO hole, never RAM. */
+	if (kvm_ioctl(vm->fd, KVM_SET_TSS_ADDR, (void *)(uintptr_t)KVM_TSS_ADDR) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	uint64_t identity = KVM_IDENTITY_MAP_ADDR;
+	if (kvm_ioctl(vm->fd, KVM_SET_IDENTITY_MAP_ADDR, &identity) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	/* The in-kernel LAPIC/IOAPIC/PIC and PIT: interrupts, IPIs, INIT-SIPI
+	 * and HLT are handled in KVM, never in user space. */
+	if (kvm_ioctl(vm->fd, KVM_CREATE_IRQCHIP, NULL) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	struct kvm_pit_config pit = { .flags = 0 };
+	if (kvm_ioctl(vm->fd, KVM_CREATE_PIT2, &pit) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	return 0;
+}
+
+static int create_memory(struct vm *vm)
+{
+	int rc = guest_mem_alloc(&vm->mem, vm->cfg->mem_size);
+	if (rc < 0)
+		return usage_error("--mem", "cannot map that much guest RAM");
+	if (guest_mem_register(&vm->mem, vm->fd) < 0) {
+		vmm_log("KVM_SET_USER_MEMORY_REGION: %s", strerror(errno));
+		return EXIT_STATUS_VM_FAILURE;
+	}
+	return 0;
+}
+
+/* Answers the test device's parameter requests: the machine's own facts
+ * first, then the user's --param values. */
+static bool vm_param(void *opaque, const char *name, uint64_t *value)
+{
+	struct vm *vm = opaque;
+	if (strcmp(name, "cpus") == 0) {
+		*value = vm->nvcpus;
+		return true;
+	}
+	if (strcmp(name, "mem") == 0) {
+		*value = vm->mem.ram_size;
+		return true;
+	}
+	return config_param(vm->cfg, name, value);
+}
+
+static void on_expect_match(void *opaque)
+{
+	struct vm *vm = opaque;
+	vm_stop_request(&vm->stop, STOP_EXPECT, EXIT_STATUS_OK);
+}
+
+static int create_devices(struct vm *vm)
+{
+	char err[CONFIG_ERR_MAX];
+	if (console_init(&vm->console, STDOUT_FILENO, vm->cfg->expect, on_expect_match, vm, err,
+			 sizeof(err)) < 0)
+		return usage_error("--expect", err);
+	results_init(&vm->results);
+	if (serial_init(&vm->serial, &vm->pio, SERIAL_COM1_BASE, &vm->console) < 0 ||
+	    debug_exit_init(&vm->pio, &vm->stop) < 0 ||
+	    testdev_init(&vm->testdev, &vm->pio, &vm->mem, &vm->results, vm_param, vm) < 0) {
+		vmm_log("device registration failed: overlapping ports");
+		return EXIT_STATUS_VM_FAILURE;
+	}
+	return 0;
+}
+
+static int load_kernel(struct vm *vm, struct kernel_entry *entry)
+{
+	char err[256];
+	void *image;
+	size_t size;
+	if (!vm->cfg->kernel)
+		return usage_error("kernel", "no kernel given (vmm run [options] KERNEL)");
+	if (file_read_all(vm->cfg->kernel, vm->mem.ram_size, &image, &size, err, sizeof(err)) < 0)
+		return usage_error("kernel", err);
+	int rc = elf_load(image, size, &vm->mem, entry, err, sizeof(err));
+	free(image);
+	if (rc < 0)
+		return usage_error(vm->cfg->kernel, err);
+	if (pvh_write_boot_info(&vm->mem, vm->cfg->cmdline, err, sizeof(err)) < 0)
+		return usage_error("--cmdline", err);
+	return 0;
+}
+
+static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
+{
+	struct kvm_cpuid2 *cpuid = cpuid_get_supported(vm->kvm.fd);
+	if (!cpuid)
+		return EXIT_STATUS_VM_FAILURE;
+	int status = 0;
+	vm->vcpus = calloc(vm->cfg->cpus, sizeof(*vm->vcpus));
+	if (!vm->vcpus) {
+		free(cpuid);
+		return EXIT_STATUS_VM_FAILURE;
+	}
+	for (unsigned i = 0; i < vm->cfg->cpus && status == 0; i++) {
+		/* APIC ID = vCPU index until the topology model assigns them. */
+		if (vcpu_create(vm, &vm->vcpus[i], i, i, cpuid) < 0)
+			status = EXIT_STATUS_VM_FAILURE;
+		vm->nvcpus = i + 1;
+	}
+	free(cpuid);
+	/* Only the BSP starts at the kernel entry; the APs wait in KVM for the
+	 * guest's INIT-SIPI-SIPI, as on hardware. */
+	if (status == 0 && vcpu_set_pvh_entry(&vm->vcpus[0], entry->entry) < 0)
+		status = EXIT_STATUS_VM_FAILURE;
+	return status;
+}
+
+int vm_create(struct vm *vm, const struct vm_config *cfg)
+{
+	char err[256];
+	memset(vm, 0, sizeof(*vm));
+	vm->cfg = cfg;
+	vm->fd = -1;
+	vm->kvm.fd = -1;
+	struct kernel_entry entry;
+	int rc;
+
+	if (vm_stop_init(&vm->stop) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	vm->built = BUILT_STOP;
+	if (kvm_open(&vm->kvm, "/dev/kvm", err, sizeof(err)) < 0) {
+		vmm_log("%s", err);
+		return EXIT_STATUS_USAGE;
+	}
+	vm->built = BUILT_KVM;
+	if ((rc = check_machine_fits(vm)) != 0)
+		return rc;
+	/* Each stage is marked built before it runs: teardown copes with a
+	 * stage that stopped half-way (every destructor accepts zeroed state). */
+	vm->built = BUILT_VM_FD;
+	if ((rc = create_vm_fd(vm)) != 0)
+		return rc;
+	vm->built = BUILT_MEMORY;
+	if ((rc = create_memory(vm)) != 0)
+		return rc;
+	vm->built = BUILT_DEVICES;
+	if ((rc = create_devices(vm)) != 0)
+		return rc;
+	if ((rc = load_kernel(vm, &entry)) != 0)
+		return rc;
+	vm->built = BUILT_VCPUS;
+	return create_vcpus(vm, &entry);
+}
+
+/* The exit status the shell sees, from how the VM stopped. */
+static int final_status(struct vm *vm)
+{
+	int status = vm->stop.status;
+	if (vm->cfg->expect && vm->stop.reason != STOP_EXPECT && status == EXIT_STATUS_OK) {
+		vmm_log("the guest ended before its console matched --expect");
+		status = EXIT_STATUS_VM_FAILURE;
+	}
+	return status;
+}
+
+int vm_run(struct vm *vm)
+{
+	for (unsigned i = 0; i < vm->nvcpus; i++) {
+		if (vcpu_start(&vm->vcpus[i]) < 0) {
+			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
+			break;
+		}
+	}
+	main_loop_run(vm);
+	for (unsigned i = 0; i < vm->nvcpus; i++)
+		vcpu_kick(&vm->vcpus[i]);
+	for (unsigned i = 0; i < vm->nvcpus; i++)
+		vcpu_join(&vm->vcpus[i]);
+	console_flush(&vm->console);
+	results_print(&vm->results, stderr);
+	return final_status(vm);
+}
+
+void vm_destroy(struct vm *vm)
+{
+	switch ((enum vm_stage)vm->built) {
+	case BUILT_VCPUS:
+		for (unsigned i = 0; i < vm->nvcpus; i++)
+			vcpu_destroy(&vm->vcpus[i]);
+		free(vm->vcpus);
+		/* fall through */
+	case BUILT_DEVICES:
+		serial_destroy(&vm->serial);
+		results_destroy(&vm->results);
+		console_destroy(&vm->console);
+		/* fall through */
+	case BUILT_MEMORY:
+		guest_mem_free(&vm->mem);
+		/* fall through */
+	case BUILT_VM_FD:
+		if (vm->fd >= 0)
+			close(vm->fd);
+		/* fall through */
+	case BUILT_KVM:
+		kvm_close(&vm->kvm);
+		/* fall through */
+	case BUILT_STOP:
+		vm_stop_destroy(&vm->stop);
+		/* fall through */
+	case BUILT_NOTHING:
+		break;
+	}
+	vm->built = BUILT_NOTHING;
+}

@@ -1,0 +1,48 @@
+/* A virtual machine: everything one run owns, built by one linear boot
+ * sequence (config -> KVM VM -> memory -> devices -> kernel -> vCPUs) and
+ * torn down in reverse. */
+#ifndef VMM_VM_H
+#define VMM_VM_H
+
+#include <linux/kvm.h>
+
+#include "../devices/serial.h"
+#include "../devices/testdev.h"
+#include "config.h"
+#include "console.h"
+#include "guest_mem.h"
+#include "io_bus.h"
+#include "kvm.h"
+#include "results.h"
+#include "vcpu.h"
+#include "vm_stop.h"
+
+struct vm {
+	const struct vm_config *cfg;
+	struct kvm kvm;
+	int fd;
+	struct guest_mem mem;
+	struct io_bus pio;
+	struct io_bus mmio;
+	struct vm_stop stop;
+	struct console console;
+	struct results results;
+	struct serial serial;
+	struct testdev testdev;
+	struct vcpu *vcpus;
+	unsigned nvcpus;
+	/* How far vm_create got, so vm_destroy undoes exactly that. */
+	unsigned built;
+};
+
+/* Build the VM. Returns 0, or an exit status (EXIT_STATUS_USAGE for bad
+ * input, EXIT_STATUS_VM_FAILURE otherwise) after printing one line. On
+ * failure the caller still calls vm_destroy(). */
+int vm_create(struct vm *vm, const struct vm_config *cfg);
+
+/* Run until the VM stops; returns vmm's exit status. */
+int vm_run(struct vm *vm);
+
+void vm_destroy(struct vm *vm);
+
+#endif
