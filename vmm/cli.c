@@ -9,7 +9,7 @@
 #include "exit_status.h"
 #include "log.h"
 
-enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY };
+enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY, OPT_FLAG };
 
 /* Every option that sets a config key is spelled like the key. */
 static const struct option long_options[] = {
@@ -19,6 +19,7 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_KEY },
 	{ "expect", required_argument, NULL, OPT_KEY },
 	{ "param", required_argument, NULL, OPT_KEY },
+	{ "report-memory", no_argument, NULL, OPT_FLAG }, /* boolean keys: the flag means "on" */
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -40,6 +41,7 @@ void cli_print_help(void)
 	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"
 	       "  --expect REGEX      exit 0 when a console line matches (extended regex)\n"
 	       "  --param NAME=VALUE  a number the test kernel can ask for (repeatable)\n"
+	       "  --report-memory     at exit, print vmm's peak RSS and the guest RAM touched\n"
 	       "\n"
 	       "exit status: the guest's debug-exit status ((v << 1) | 1) when it reports one;\n"
 	       "0 on power-off or --expect match; 1 on VM failure; 2 on bad input; 124 on timeout.\n");
@@ -77,11 +79,14 @@ int cli_parse(int argc, char **argv, struct vm_config *cfg, enum cli_command *cm
 	while ((opt = getopt_long(argc, argv, ":", long_options, &index)) != -1) {
 		switch (opt) {
 		case OPT_KEY:
+		case OPT_FLAG:
 			if (npending == sizeof(pending) / sizeof(pending[0])) {
 				vmm_log("too many options");
 				return EXIT_STATUS_USAGE;
 			}
-			pending[npending++] = (struct pending_option){ long_options[index].name, optarg };
+			pending[npending++] = (struct pending_option){
+				long_options[index].name, opt == OPT_FLAG ? "on" : optarg
+			};
 			break;
 		case OPT_CONFIG:
 			config_path = optarg;

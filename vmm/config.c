@@ -92,6 +92,15 @@ static int set_timeout(struct vm_config *cfg, const char *v, char *err, size_t e
 	return 0;
 }
 
+static int set_report_memory(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (!parse_bool(v, &cfg->report_memory)) {
+		snprintf(err, errlen, "report-memory '%s': expected on or off", v);
+		return -1;
+	}
+	return 0;
+}
+
 static bool valid_param_name(const char *name, size_t len)
 {
 	if (len == 0 || len >= TESTDEV_NAME_MAX)
@@ -158,6 +167,7 @@ static const struct config_key config_keys[] = {
 	{ "boot", "cmdline", set_cmdline },
 	{ "run", "timeout", set_timeout },
 	{ "run", "expect", set_expect },
+	{ "run", "report-memory", set_report_memory },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
 };
 

@@ -24,6 +24,7 @@ struct vm_config {
 	unsigned cpus;
 	uint64_t mem_size;
 	uint64_t timeout_ms; /* 0: none */
+	bool report_memory;  /* print peak RSS and guest-touched RAM at exit */
 	struct config_param params[CONFIG_MAX_PARAMS];
 	unsigned nparams;
 };

@@ -76,3 +76,20 @@ bool parse_duration_ms(const char *s, uint64_t *out)
 		return false;
 	return !mul_overflows(v, scale, out);
 }
+
+bool parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1" };
+	static const char *const no[] = { "off", "no", "false", "0" };
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = true;
+			return true;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}

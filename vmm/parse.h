@@ -15,4 +15,7 @@ bool parse_duration_ms(const char *s, uint64_t *out);
 /* A decimal (or 0x hex) unsigned integer with nothing after it. */
 bool parse_u64(const char *s, uint64_t *out);
 
+/* "on"/"off", "yes"/"no", "true"/"false", "1"/"0". */
+bool parse_bool(const char *s, bool *out);
+
 #endif

@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "log.h"
 #include "main_loop.h"
+#include "memory_report.h"
 
 /* Stages of vm_create, in order; vm_destroy unwinds from `built` down. */
 enum vm_stage {
@@ -232,6 +233,8 @@ int vm_run(struct vm *vm)
 		vcpu_join(&vm->vcpus[i]);
 	console_flush(&vm->console);
 	results_print(&vm->results, stderr);
+	if (vm->cfg->report_memory)
+		memory_report_print(&vm->mem, stderr);
 	return final_status(vm);
 }
 
