@@ -25,7 +25,7 @@ VMM_OBJS := $(VMM_SRCS:%.c=$(OBJ)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 
-.PHONY: all deps check unit-check guest-check bench clean
+.PHONY: all deps run check unit-check guest-check bench clean
 all: deps $(BUILD)/vmm guest-tests $(BUILD)/tests/unit
 
 deps:
@@ -61,6 +61,10 @@ guest-check: deps $(BUILD)/vmm guest-tests
 	tests/rig/run -- tests/run-suite
 
 check: unit-check guest-check
+
+# The main job: boot the bundled test kernels on KVM and show what they report.
+run: deps $(BUILD)/vmm guest-tests
+	tests/rig/run -- tests/run-demo
 
 bench: deps $(BUILD)/vmm guest-tests
 	tests/rig/run -- bench/run

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Bad input: each case gets one line on stderr naming the problem, exit 2,
+# no crash, and nothing left behind in the working directory.
+set -u
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+hello=$GUEST/hello.elf
+
+# A copy of hello.elf with bytes patched at an offset: printf-escaped bytes.
+patched() {
+	local out=$work/$1 offset=$2 bytes=$3
+	cp "$hello" "$out"
+	printf '%b' "$bytes" | dd of="$out" bs=1 seek="$offset" conv=notrunc status=none
+	echo "$out"
+}
+
+# Little-endian u64 read from the ELF file at a byte offset.
+read_u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+
+# expect_usage_error NAME PATTERN VMM-ARGS...: exit 2, one stderr line
+# matching PATTERN, nothing on stdout, no new files.
+expect_usage_error() {
+	local name=$1 pattern=$2
+	shift 2
+	local before after err out status
+	before=$(ls -A "$work")
+	out=$(cd "$work" && "$VMM" "$@" 2>"$work/.stderr")
+	status=$?
+	err=$(cat "$work/.stderr")
+	rm -f "$work/.stderr"
+	after=$(ls -A "$work")
+	local why=()
+	[ "$status" -eq 2 ] || why+=("exit status $status, expected 2")
+	[ "$(wc -l <<<"$err")" -eq 1 ] || why+=("expected one line on stderr, got: $err")
+	grep -qE "$pattern" <<<"$err" || why+=("stderr '$err' does not match /$pattern/")
+	[ -z "$out" ] || why+=("unexpected stdout: $out")
+	[ "$before" = "$after" ] || why+=("files left behind: $after")
+	if [ ${#why[@]} -eq 0 ]; then tap_ok "bad input: $name"; else tap_not_ok "bad input: $name" "${why[@]}"; fi
+}
+
+expect_usage_error "missing kernel file" "nonexistent.elf: No such file" run "$work/nonexistent.elf"
+# (root reads mode-000 files, so "unreadable" is tested with a directory)
+expect_usage_error "kernel is a directory" "not a regular file" run "$work"
+expect_usage_error "not an ELF file" "not an ELF file" run /etc/hostname
+expect_usage_error "empty kernel file" "not an ELF file" run /dev/null
+# e_ident[EI_CLASS] (offset 4) = 1: ELFCLASS32
+expect_usage_error "32-bit ELF" "not a 64-bit ELF" run "$(patched class32.elf 4 '\001')"
+# e_machine (offset 18, u16) = 183: EM_AARCH64
+expect_usage_error "non-x86 ELF" "machine 183 is not x86-64" run "$(patched arm64.elf 18 '\267\000')"
+# p_paddr of the first program header (e_phoff + 24) = 0x40000000: 1 GiB, past 64 MiB of RAM
+phoff=$(read_u64 "$hello" 32)
+expect_usage_error "segment outside guest RAM" "outside guest RAM" \
+	run --mem 64M "$(patched high.elf $((phoff + 24)) '\000\000\000\100\000\000\000\000')"
+expect_usage_error "truncated kernel" "truncated|not an ELF|past the end" \
+	run "$(head -c 200 "$hello" >"$work/trunc.elf"; echo "$work/trunc.elf")"
+expect_usage_error "--cpus 0" "cpus '0'" run --cpus 0 "$hello"
+expect_usage_error "--cpus above KVM's limit" "KVM supports at most" run --cpus 4096 "$hello"
+expect_usage_error "--mem unparsable" "mem '12Q'" run --mem 12Q "$hello"
+expect_usage_error "--mem zero" "mem '0'" run --mem 0 "$hello"
+expect_usage_error "--mem larger than the host" "more than the host" run --mem 64T "$hello"
+expect_usage_error "unknown option" "unknown option '--frobnicate'" run --frobnicate "$hello"
+expect_usage_error "option without its value" "needs a value" run "$hello" --mem
+printf '[machine]\ncpus = 2\nsockets = 3\n' >"$work/bad.ini"
+expect_usage_error "unknown config key" "bad.ini:3: unknown key 'sockets'" run --config "$work/bad.ini" "$hello"
+printf '[machine]\nmem = lots\n' >"$work/badval.ini"
+expect_usage_error "bad config value" "badval.ini:2: mem 'lots'" run --config "$work/badval.ini" "$hello"
+expect_usage_error "missing config file" "nope.ini: No such file" run --config "$work/nope.ini" "$hello"
+rm -f "$work"/*.elf "$work"/*.ini
+
+# No /dev/kvm: hide it in a private mount namespace and check vmm says what to do.
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	# shellcheck disable=SC2016 # $0 and $1 are the inner shell's
+	out=$(unshare -m sh -c 'mount -t tmpfs none /dev && exec "$0" run "$1"' "$VMM" "$hello" 2>&1)
+	status=$?
+	tap_check "bad input: no /dev/kvm" "$([ "$status" -eq 2 ] && grep -q '/dev/kvm: No such file.*tests/rig/run' <<<"$out"; echo $?)" \
+		"status $status, output: $out"
+else
+	echo "# skipped: no /dev/kvm (cannot make a private mount namespace here)"
+fi
