@@ -108,12 +108,17 @@ static int plan_load(Elf *e, size_t file_size, const struct guest_mem *mem,
 		     struct load_plan *plan, char *err, size_t errlen)
 {
 	size_t phnum;
-	if (elf_getphdrnum(e, &phnum) != 0)
+	GElf_Ehdr ehdr;
+	if (elf_getphdrnum(e, &phnum) != 0 || !gelf_getehdr(e, &ehdr))
 		FAIL("unreadable program headers: %s", elf_errmsg(-1));
+	/* Said plainly here rather than as libelf's "invalid data" below. */
+	if (ehdr.e_phoff > file_size || phnum > (file_size - ehdr.e_phoff) / sizeof(Elf64_Phdr))
+		FAIL("program headers past the end of the file (truncated?)");
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(e, (int)i, &ph))
-			FAIL("unreadable program header %zu: %s", i, elf_errmsg(-1));
+			FAIL("unreadable program header %zu: %s (truncated or corrupt file?)", i,
+			     elf_errmsg(-1));
 		if (ph.p_type == PT_NOTE)
 			find_pvh_entry(e, &ph, plan);
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)

@@ -45,7 +45,9 @@ expect_usage_error "missing kernel file" "nonexistent.elf: No such file" run "$w
 # (root reads mode-000 files, so "unreadable" is tested with a directory)
 expect_usage_error "kernel is a directory" "not a regular file" run "$work"
 expect_usage_error "not an ELF file" "not an ELF file" run /etc/hostname
-expect_usage_error "empty kernel file" "not an ELF file" run /dev/null
+: >"$work/empty.elf"
+expect_usage_error "empty kernel file" "not an ELF file" run "$work/empty.elf"
+expect_usage_error "kernel is a device" "not a regular file" run /dev/null
 # e_ident[EI_CLASS] (offset 4) = 1: ELFCLASS32
 expect_usage_error "32-bit ELF" "not a 64-bit ELF" run "$(patched class32.elf 4 '\001')"
 # e_machine (offset 18, u16) = 183: EM_AARCH64
@@ -54,7 +56,7 @@ expect_usage_error "non-x86 ELF" "machine 183 is not x86-64" run "$(patched arm6
 phoff=$(read_u64 "$hello" 32)
 expect_usage_error "segment outside guest RAM" "outside guest RAM" \
 	run --mem 64M "$(patched high.elf $((phoff + 24)) '\000\000\000\100\000\000\000\000')"
-expect_usage_error "truncated kernel" "truncated|not an ELF|past the end" \
+expect_usage_error "truncated kernel" "truncated" \
 	run "$(head -c 200 "$hello" >"$work/trunc.elf"; echo "$work/trunc.elf")"
 expect_usage_error "--cpus 0" "cpus '0'" run --cpus 0 "$hello"
 expect_usage_error "--cpus above KVM's limit" "KVM supports at most" run --cpus 4096 "$hello"
