@@ -51,7 +51,7 @@ $(BUILD)/vmm: $(OBJ)/vmm/main.o $(BUILD)/libvmm.a
 $(BUILD)/tests/unit: $(UNIT_OBJS) $(BUILD)/libvmm.a
 	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS) $(shell pkg-config --libs check 2>/dev/null)
 
--include guest-tests/guest.mk
+include guest-tests/guest.mk
 
 unit-check: deps $(BUILD)/tests/unit
 	$(BUILD)/tests/unit
