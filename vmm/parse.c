@@ -15,7 +15,9 @@ static bool parse_leading_u64(const char *s, uint64_t *out, const char **rest)
 		return false;
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
+	/* Decimal, or hex after 0x; never octal (base 0 would read "010" as 8). */
+	int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+	unsigned long long v = strtoull(s, &end, base);
 	if (errno)
 		return false;
 	*out = v;

@@ -3,6 +3,8 @@
 #include "vcpu_exit.h"
 
 #include <linux/kvm.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "exit_status.h"
@@ -42,12 +44,18 @@ static enum vcpu_exit_action handle_mmio(struct vcpu *vcpu)
 	return VCPU_EXIT_CONTINUE;
 }
 
-static enum vcpu_exit_action fail(struct vcpu *vcpu, const char *what, unsigned long long detail)
+__attribute__((format(printf, 2, 3))) static enum vcpu_exit_action
+fail(struct vcpu *vcpu, const char *fmt, ...)
 {
 	/* Only the first failure reports: a triple fault on one vCPU must not be
 	 * buried under the others' "kicked" noise. */
 	if (vm_stop_request(&vcpu->vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE)) {
-		vmm_log("vcpu %u: %s (0x%llx)", vcpu->index, what, detail);
+		char what[160];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		vmm_log("vcpu %u: %s", vcpu->index, what);
 		vcpu_dump_registers(vcpu);
 	}
 	return VCPU_EXIT_STOP;
@@ -64,20 +72,20 @@ enum vcpu_exit_action vcpu_handle_exit(struct vcpu *vcpu)
 	case KVM_EXIT_INTR:
 		return VCPU_EXIT_CONTINUE;
 	case KVM_EXIT_SHUTDOWN:
-		return fail(vcpu, "triple fault (KVM_EXIT_SHUTDOWN)", 0);
+		return fail(vcpu, "triple fault (KVM_EXIT_SHUTDOWN)");
 	case KVM_EXIT_INTERNAL_ERROR:
-		return fail(vcpu, "KVM internal error, suberror", run->internal.suberror);
+		return fail(vcpu, "KVM internal error (suberror %u)", run->internal.suberror);
 	case KVM_EXIT_FAIL_ENTRY:
-		return fail(vcpu, "VM entry failed, hardware reason",
-			    run->fail_entry.hardware_entry_failure_reason);
+		return fail(vcpu, "VM entry failed (hardware reason 0x%llx)",
+			    (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
 	case KVM_EXIT_SYSTEM_EVENT:
 		if (run->system_event.type == KVM_SYSTEM_EVENT_SHUTDOWN ||
 		    run->system_event.type == KVM_SYSTEM_EVENT_RESET) {
 			vm_stop_request(&vcpu->vm->stop, STOP_POWEROFF, EXIT_STATUS_OK);
 			return VCPU_EXIT_STOP;
 		}
-		return fail(vcpu, "unhandled system event", run->system_event.type);
+		return fail(vcpu, "unhandled system event %u", run->system_event.type);
 	default:
-		return fail(vcpu, "unhandled exit reason", run->exit_reason);
+		return fail(vcpu, "unhandled exit reason %u", run->exit_reason);
 	}
 }

@@ -1,0 +1,20 @@
+/* The unit-test suites, one per module under test; main.c runs them all. */
+#ifndef TESTS_UNIT_SUITES_H
+#define TESTS_UNIT_SUITES_H
+
+#include <check.h>
+
+Suite *guest_mem_suite(void);
+Suite *io_bus_suite(void);
+Suite *parse_suite(void);
+Suite *config_suite(void);
+Suite *cli_suite(void);
+Suite *elf_loader_suite(void);
+Suite *boot_pvh_suite(void);
+Suite *testdev_suite(void);
+Suite *debug_exit_suite(void);
+Suite *serial_suite(void);
+Suite *console_suite(void);
+Suite *cpuid_suite(void);
+
+#endif
