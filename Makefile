@@ -49,9 +49,11 @@ $(BUILD)/vmm: $(OBJ)/vmm/main.o $(BUILD)/libvmm.a
 	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS)
 
 $(BUILD)/tests/unit: $(UNIT_OBJS) $(BUILD)/libvmm.a
+	@mkdir -p $(dir $@)
 	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS) $(shell pkg-config --libs check 2>/dev/null)
 
 include guest-tests/guest.mk
+include bench/bench.mk
 
 unit-check: deps $(BUILD)/tests/unit
 	$(BUILD)/tests/unit
@@ -66,7 +68,7 @@ check: unit-check guest-check
 run: deps $(BUILD)/vmm guest-tests
 	tests/rig/run -- tests/run-demo
 
-bench: deps $(BUILD)/vmm guest-tests
+bench: deps $(BUILD)/vmm guest-tests $(BUILD)/bench/floor
 	tests/rig/run -- bench/run
 
 clean:

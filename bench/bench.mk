@@ -1,0 +1,36 @@
+# Benchmark tools, built under build/bench/ with the VMM's strict flags.
+# Included by the top-level Makefile; also works alone, from the project root:
+#   make -f bench/bench.mk build/bench/floor
+# build/bench/floor pulls in build/bench/timeit (order-only), so a `bench`
+# target depending on build/bench/floor gets both; BENCH_TOOLS names them all.
+
+# Keep whatever default goal the including Makefile has (or has yet to set).
+bench_saved_goal := $(.DEFAULT_GOAL)
+
+BENCH_CC ?= $(CC)
+BENCH_DIR := build/bench
+# The VMM's flags (top-level Makefile: WARN, HARDEN, CFLAGS' default), spelled
+# out so the result does not depend on who includes this file.
+BENCH_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -D_FORTIFY_SOURCE=2 -fstack-protector-strong -O2 -g \
+	$(shell pkg-config --cflags libelf 2>/dev/null)
+BENCH_LIBELF := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
+BENCH_TOOLS := $(BENCH_DIR)/floor $(BENCH_DIR)/timeit
+
+.PHONY: bench-tools
+bench-tools: $(BENCH_TOOLS)
+
+$(BENCH_DIR)/floor: bench/floor.c bench/bench.mk | $(BENCH_DIR)/timeit
+	@mkdir -p $(dir $@)
+	$(BENCH_CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LIBELF)
+
+$(BENCH_DIR)/timeit: bench/timeit.c bench/bench.mk
+	@mkdir -p $(dir $@)
+	$(BENCH_CC) $(BENCH_CFLAGS) -o $@ $<
+
+# Alone (make -f bench/bench.mk), the default is to build the tools.
+ifeq ($(bench_saved_goal)$(filter-out bench/bench.mk,$(strip $(MAKEFILE_LIST))),)
+.DEFAULT_GOAL := bench-tools
+else
+.DEFAULT_GOAL := $(bench_saved_goal)
+endif
