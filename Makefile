@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 VMM_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(HARDEN) $(CFLAGS) \
 	-DVMM_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-VMM_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+VMM_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfdt -lpthread
 
 # Every .c in the VMM's folders is part of the VMM; main.c is its entry point.
 VMM_SRCS := $(filter-out vmm/main.c,$(wildcard vmm/*.c cpu/*.c clock/*.c devices/*.c))

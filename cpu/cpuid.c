@@ -1,5 +1,5 @@
-/* CPUID for the guest: what KVM supports (KVM_GET_SUPPORTED_CPUID), edited
- * per vCPU, set with KVM_SET_CPUID2. */
+/* CPUID for the guest: what KVM supports (KVM_GET_SUPPORTED_CPUID), rewritten
+ * per vCPU from the CPU model, set with KVM_SET_CPUID2. */
 #include "cpuid.h"
 
 #include <errno.h>
@@ -49,22 +49,64 @@ struct kvm_cpuid_entry2 *cpuid_find(struct kvm_cpuid2 *c, uint32_t function, uin
 	return NULL;
 }
 
-/* CPUID.01H:EBX[31:24] initial APIC ID; CPUID.01H:ECX[31] "hypervisor present"
- * (reserved for hypervisor use, Intel SDM vol. 2A, Table 3-10). */
-#define CPUID_1_EBX_APIC_ID_SHIFT 24
-#define CPUID_1_ECX_HYPERVISOR (1u << 31)
-
-struct kvm_cpuid2 *cpuid_for_vcpu(const struct kvm_cpuid2 *base, uint32_t apic_id)
+/* Leaves whose subleaves are distinct entries (SDM: the output depends on ECX). */
+static bool leaf_is_indexed(uint32_t function)
 {
-	size_t bytes = cpuid_bytes(base->nent);
-	struct kvm_cpuid2 *c = malloc(bytes);
+	return function == 4 || function == 7 || function == 0xb || function == 0xd ||
+	       function == 0x1f || function == 0x8000001d;
+}
+
+/* Spare room is tracked in the table's padding field: KVM ignores it. */
+struct kvm_cpuid_entry2 *cpuid_set(struct kvm_cpuid2 *c, uint32_t function, uint32_t index,
+				   uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx)
+{
+	struct kvm_cpuid_entry2 *e = cpuid_find(c, function, index);
+	if (!e) {
+		if (c->padding == 0)
+			return NULL;
+		c->padding--;
+		e = &c->entries[c->nent++];
+		memset(e, 0, sizeof(*e));
+		e->function = function;
+		e->index = index;
+		e->flags = leaf_is_indexed(function) ? KVM_CPUID_FLAG_SIGNIFCANT_INDEX : 0;
+	}
+	e->eax = eax;
+	e->ebx = ebx;
+	e->ecx = ecx;
+	e->edx = edx;
+	return e;
+}
+
+void cpuid_remove(struct kvm_cpuid2 *c, uint32_t function)
+{
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < c->nent; i++)
+		if (c->entries[i].function != function)
+			c->entries[kept++] = c->entries[i];
+	c->padding += c->nent - kept;
+	c->nent = kept;
+}
+
+enum cpu_vendor cpuid_vendor(struct kvm_cpuid2 *c)
+{
+	struct kvm_cpuid_entry2 *e = cpuid_find(c, 0, 0);
+	/* "AuthenticAMD" is EBX "Auth"; Hygon's "HygonGenuine" follows AMD too. */
+	bool amd = e && (e->ebx == 0x68747541 || e->ebx == 0x6f677948);
+	return amd ? CPU_VENDOR_AMD : CPU_VENDOR_INTEL;
+}
+
+struct kvm_cpuid2 *cpuid_for_vcpu(const struct kvm_cpuid2 *base, const struct cpu_model *model,
+				  unsigned index)
+{
+	struct kvm_cpuid2 *c = malloc(cpuid_bytes(base->nent + CPUID_SPARE_ENTRIES));
 	if (!c)
 		return NULL;
-	memcpy(c, base, bytes);
-	struct kvm_cpuid_entry2 *leaf1 = cpuid_find(c, 1, 0);
-	if (leaf1) {
-		leaf1->ebx = (leaf1->ebx & 0x00ffffffu) | ((apic_id & 0xffu) << CPUID_1_EBX_APIC_ID_SHIFT);
-		leaf1->ecx |= CPUID_1_ECX_HYPERVISOR;
-	}
+	memcpy(c, base, cpuid_bytes(base->nent));
+	c->padding = CPUID_SPARE_ENTRIES;
+	cpuid_write_vendor(c, model);
+	cpuid_write_topology(c, model, index);
+	cpuid_write_caches(c, model);
+	c->padding = 0;
 	return c;
 }

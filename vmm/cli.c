@@ -14,7 +14,18 @@ enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY, OPT_FLAG };
 /* Every option that sets a config key is spelled like the key. */
 static const struct option long_options[] = {
 	{ "cpus", required_argument, NULL, OPT_KEY },
+	{ "smp", required_argument, NULL, OPT_KEY },
+	{ "sockets", required_argument, NULL, OPT_KEY },
+	{ "cores", required_argument, NULL, OPT_KEY },
+	{ "threads", required_argument, NULL, OPT_KEY },
 	{ "mem", required_argument, NULL, OPT_KEY },
+	{ "l3-cache", required_argument, NULL, OPT_KEY },
+	{ "cpu-vendor", required_argument, NULL, OPT_KEY },
+	{ "l1d-size", required_argument, NULL, OPT_KEY },
+	{ "l1i-size", required_argument, NULL, OPT_KEY },
+	{ "l2-size", required_argument, NULL, OPT_KEY },
+	{ "l3-size", required_argument, NULL, OPT_KEY },
+	{ "dump-dtb", required_argument, NULL, OPT_KEY },
 	{ "cmdline", required_argument, NULL, OPT_KEY },
 	{ "timeout", required_argument, NULL, OPT_KEY },
 	{ "expect", required_argument, NULL, OPT_KEY },
@@ -34,8 +45,15 @@ void cli_print_help(void)
 	       "Runs KERNEL (an ELF64 x86-64 kernel with a PVH entry note) on KVM.\n"
 	       "\n"
 	       "options:\n"
-	       "  --cpus N            vCPUs (default 1)\n"
+	       "  --cpus N            vCPUs (default 1, or the --smp product)\n"
+	       "  --smp [cpus=]N,sockets=S,cores=C,threads=T\n"
+	       "                      topology, any subset (the rest is derived as QEMU does)\n"
 	       "  --mem SIZE          guest RAM, e.g. 64M, 1G (default 64M)\n"
+	       "  --cpu-vendor V      host, intel or amd: the vendor string and CPUID encodings\n"
+	       "  --l3-cache MODE     on, off or auto (default auto = off; see README)\n"
+	       "  --l1d-size, --l1i-size, --l2-size, --l3-size SIZE\n"
+	       "                      cache sizes (default: the host's)\n"
+	       "  --dump-dtb FILE     write the machine's flattened device tree and exit\n"
 	       "  --cmdline TEXT      kernel command line\n"
 	       "  --config FILE       INI machine config; options given here override it\n"
 	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"

@@ -15,7 +15,6 @@
 void config_init(struct vm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->cpus = 1;
 	cfg->mem_size = DEFAULT_MEM_SIZE;
 }
 
@@ -24,6 +23,7 @@ void config_free(struct vm_config *cfg)
 	free(cfg->kernel);
 	free(cfg->cmdline);
 	free(cfg->expect);
+	free(cfg->dump_dtb);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -56,15 +56,137 @@ static int set_expect(struct vm_config *cfg, const char *v, char *err, size_t er
 	return set_string(&cfg->expect, v, err, errlen);
 }
 
-static int set_cpus(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+static int set_count(unsigned *field, const char *key, const char *v, char *err, size_t errlen)
 {
 	uint64_t n;
 	if (!parse_u64(v, &n) || n == 0 || n > CONFIG_MAX_CPUS) {
-		snprintf(err, errlen, "cpus '%s': expected a number from 1 to %d", v, CONFIG_MAX_CPUS);
+		snprintf(err, errlen, "%s '%s': expected a number from 1 to %d", key, v, CONFIG_MAX_CPUS);
 		return -1;
 	}
-	cfg->cpus = (unsigned)n;
+	*field = (unsigned)n;
 	return 0;
+}
+
+static int set_cpus(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_count(&cfg->smp.cpus, "cpus", v, err, errlen);
+}
+
+static int set_sockets(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_count(&cfg->smp.sockets, "sockets", v, err, errlen);
+}
+
+static int set_cores(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_count(&cfg->smp.cores, "cores", v, err, errlen);
+}
+
+static int set_threads(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_count(&cfg->smp.threads, "threads", v, err, errlen);
+}
+
+/* --smp [cpus=]N,sockets=S,cores=C,threads=T: QEMU's spelling, any subset. */
+static int set_smp(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	char buf[256];
+	if (strlen(v) >= sizeof(buf) || !*v) {
+		snprintf(err, errlen, "smp '%s': expected cpus=N,sockets=S,cores=C,threads=T", v);
+		return -1;
+	}
+	strcpy(buf, v);
+	char *save = NULL;
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		const char *key = eq ? item : "cpus", *value = eq ? eq + 1 : item;
+		if (eq)
+			*eq = '\0';
+		int rc;
+		if (strcmp(key, "cpus") == 0)
+			rc = set_cpus(cfg, value, err, errlen);
+		else if (strcmp(key, "sockets") == 0)
+			rc = set_sockets(cfg, value, err, errlen);
+		else if (strcmp(key, "cores") == 0)
+			rc = set_cores(cfg, value, err, errlen);
+		else if (strcmp(key, "threads") == 0)
+			rc = set_threads(cfg, value, err, errlen);
+		else {
+			snprintf(err, errlen, "smp: unknown key '%s' (cpus, sockets, cores, threads)", key);
+			rc = -1;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int set_l3(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (strcmp(v, "on") == 0)
+		cfg->l3 = L3_ON;
+	else if (strcmp(v, "off") == 0)
+		cfg->l3 = L3_OFF;
+	else if (strcmp(v, "auto") == 0)
+		cfg->l3 = L3_AUTO;
+	else {
+		snprintf(err, errlen, "l3-cache '%s': expected on, off or auto", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_vendor(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (strcmp(v, "host") == 0)
+		cfg->vendor = VENDOR_HOST;
+	else if (strcmp(v, "intel") == 0)
+		cfg->vendor = VENDOR_INTEL;
+	else if (strcmp(v, "amd") == 0)
+		cfg->vendor = VENDOR_AMD;
+	else {
+		snprintf(err, errlen, "cpu-vendor '%s': expected host, intel or amd", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_cache_size(struct vm_config *cfg, enum cache_index i, const char *key,
+			  const char *v, char *err, size_t errlen)
+{
+	uint64_t size;
+	/* A power of two from 1 KiB to 1 GiB: every cache's sets must come out whole. */
+	if (!parse_size(v, &size) || size < 1024 || size > (1ULL << 30) || (size & (size - 1))) {
+		snprintf(err, errlen, "%s '%s': expected a power-of-two size from 1K to 1G", key, v);
+		return -1;
+	}
+	cfg->cache_sizes.size[i] = size;
+	return 0;
+}
+
+static int set_l1d_size(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_cache_size(cfg, CACHE_L1D, "l1d-size", v, err, errlen);
+}
+
+static int set_l1i_size(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_cache_size(cfg, CACHE_L1I, "l1i-size", v, err, errlen);
+}
+
+static int set_l2_size(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_cache_size(cfg, CACHE_L2, "l2-size", v, err, errlen);
+}
+
+static int set_l3_size(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_cache_size(cfg, CACHE_L3, "l3-size", v, err, errlen);
+}
+
+static int set_dump_dtb(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->dump_dtb, v, err, errlen);
 }
 
 static int set_mem(struct vm_config *cfg, const char *v, char *err, size_t errlen)
@@ -162,12 +284,23 @@ struct config_key {
 
 static const struct config_key config_keys[] = {
 	{ "machine", "cpus", set_cpus },
+	{ "machine", "sockets", set_sockets },
+	{ "machine", "cores", set_cores },
+	{ "machine", "threads", set_threads },
+	{ "machine", "smp", set_smp },
 	{ "machine", "mem", set_mem },
+	{ "cpu", "l3-cache", set_l3 },
+	{ "cpu", "cpu-vendor", set_vendor },
+	{ "cpu", "l1d-size", set_l1d_size },
+	{ "cpu", "l1i-size", set_l1i_size },
+	{ "cpu", "l2-size", set_l2_size },
+	{ "cpu", "l3-size", set_l3_size },
 	{ "boot", "kernel", set_kernel },
 	{ "boot", "cmdline", set_cmdline },
 	{ "run", "timeout", set_timeout },
 	{ "run", "expect", set_expect },
 	{ "run", "report-memory", set_report_memory },
+	{ "run", "dump-dtb", set_dump_dtb },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
 };
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../cpu/cache.h"
+#include "../cpu/topology.h"
 #include "../devices/testdev_abi.h"
 
 #define CONFIG_MAX_PARAMS 32
@@ -17,11 +19,20 @@ struct config_param {
 	uint64_t value;
 };
 
+/* --l3-cache: auto is decided by the machine model (README: why). */
+enum l3_mode { L3_AUTO, L3_ON, L3_OFF };
+/* --cpu-vendor: host takes the host's vendor and its encodings. */
+enum vendor_choice { VENDOR_HOST, VENDOR_INTEL, VENDOR_AMD };
+
 struct vm_config {
 	char *kernel;
 	char *cmdline;
 	char *expect;
-	unsigned cpus;
+	char *dump_dtb;                 /* write the FDT here and exit */
+	struct topology_request smp; /* cpus, sockets, cores, threads; 0 = derive */
+	enum l3_mode l3;
+	enum vendor_choice vendor;
+	struct cache_overrides cache_sizes;
 	uint64_t mem_size;
 	uint64_t timeout_ms; /* 0: none */
 	bool report_memory;  /* print peak RSS and guest-touched RAM at exit */

@@ -98,9 +98,11 @@ static int check_segment(const struct load_segment *s, size_t file_size,
 	if (!guest_mem_ptr(mem, s->paddr, s->memsz))
 		FAIL("segment 0x%llx-0x%llx is outside guest RAM", (unsigned long long)s->paddr,
 		     (unsigned long long)(s->paddr + s->memsz - 1));
-	if (ranges_overlap(s->paddr, s->memsz, BOOT_AREA_START, BOOT_AREA_END - BOOT_AREA_START))
-		FAIL("segment at 0x%llx overlaps vmm's boot structures below 0x%llx",
-		     (unsigned long long)s->paddr, BOOT_AREA_END);
+	if (ranges_overlap(s->paddr, s->memsz, BOOT_AREA_START, BOOT_AREA_END - BOOT_AREA_START) ||
+	    ranges_overlap(s->paddr, s->memsz, FDT_ADDR, FDT_MAX_SIZE))
+		FAIL("segment at 0x%llx overlaps vmm's boot structures (0x0-0x%llx, 0x%llx-0x%llx)",
+		     (unsigned long long)s->paddr, BOOT_AREA_END - 1, FDT_ADDR,
+		     FDT_ADDR + FDT_MAX_SIZE - 1);
 	return 0;
 }
 

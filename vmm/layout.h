@@ -6,9 +6,10 @@
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
 
-/* Low memory: the VMM's boot structures live in [BOOT_AREA_START, BOOT_AREA_END);
- * no kernel segment may overlap them. 0x8000-0x9ffff is left to the guest
- * (our test kernels put their AP trampoline at 0x8000). */
+/* Low memory: the VMM's boot structures live in [BOOT_AREA_START, BOOT_AREA_END)
+ * and [FDT_ADDR, FDT_ADDR + FDT_MAX_SIZE); no kernel segment may overlap them.
+ * 0x8000-0x3ffff is left to the guest (our test kernels put their AP
+ * trampoline at 0x8000). */
 #define BOOT_AREA_START 0x0ULL
 #define BOOT_AREA_END 0x8000ULL
 #define PVH_START_INFO_ADDR 0x1000ULL /* struct hvm_start_info */
@@ -16,6 +17,8 @@
 #define PVH_MEMMAP_MAX 8
 #define CMDLINE_ADDR 0x2000ULL
 #define CMDLINE_MAX 4096ULL
+#define FDT_ADDR 0x40000ULL      /* the machine description (machine_fdt.c) */
+#define FDT_MAX_SIZE 0x40000ULL  /* 256 KiB: room for a few hundred CPUs */
 
 /* The legacy VGA/BIOS hole is described to the guest as reserved. */
 #define LOW_RAM_END 0xa0000ULL

@@ -17,9 +17,10 @@
 #include "vcpu_exit.h"
 #include "vm.h"
 
-int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index, uint32_t apic_id,
-		const struct kvm_cpuid2 *base_cpuid)
+int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index)
 {
+	const struct cpu_model *model = &vm->machine.cpu;
+	uint32_t apic_id = topology_apic_id(&model->topo, index);
 	*vcpu = (struct vcpu){ .vm = vm, .index = index, .apic_id = apic_id, .fd = -1 };
 	int fd = kvm_ioctl(vm->fd, KVM_CREATE_VCPU, (void *)(uintptr_t)apic_id);
 	if (fd < 0)
@@ -32,7 +33,7 @@ int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index, uint32_t apic_
 		return -e;
 	}
 	vcpu->run = run;
-	struct kvm_cpuid2 *cpuid = cpuid_for_vcpu(base_cpuid, apic_id);
+	struct kvm_cpuid2 *cpuid = cpuid_for_vcpu(vm->host_cpuid, model, index);
 	if (!cpuid)
 		return -ENOMEM;
 	int rc = kvm_ioctl(fd, KVM_SET_CPUID2, cpuid);

@@ -19,9 +19,9 @@ struct vcpu {
 	bool thread_started;
 };
 
-/* KVM_CREATE_VCPU, map its run area, set its CPUID. 0 or -errno. */
-int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index, uint32_t apic_id,
-		const struct kvm_cpuid2 *base_cpuid);
+/* KVM_CREATE_VCPU with its APIC ID as the vcpu id, map its run area, set
+ * its CPUID from the machine's CPU model. 0 or -errno. */
+int vcpu_create(struct vm *vm, struct vcpu *vcpu, unsigned index);
 void vcpu_destroy(struct vcpu *vcpu);
 
 /* Put the BSP at the kernel's PVH entry. 0 or -errno. */

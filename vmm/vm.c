@@ -4,6 +4,7 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "host.h"
 #include "layout.h"
 #include "log.h"
+#include "machine_fdt.h"
 #include "main_loop.h"
 #include "memory_report.h"
 
@@ -37,13 +39,36 @@ static int usage_error(const char *what, const char *why)
 	return EXIT_STATUS_USAGE;
 }
 
+/* The machine model, from the config and what KVM says the host offers. */
+static int build_machine(struct vm *vm)
+{
+	char err[CONFIG_ERR_MAX];
+	vm->host_cpuid = cpuid_get_supported(vm->kvm.fd);
+	if (!vm->host_cpuid)
+		return EXIT_STATUS_VM_FAILURE;
+	if (machine_build(&vm->machine, vm->cfg, vm->host_cpuid, err, sizeof(err)) < 0)
+		return usage_error("--smp", err);
+	const char *caveat = machine_l3_caveat(&vm->machine, vm->host_cpuid);
+	if (caveat)
+		vmm_log("%s", caveat);
+	return 0;
+}
+
 static int check_machine_fits(struct vm *vm)
 {
 	char why[128];
-	if (vm->cfg->cpus > (unsigned)vm->kvm.max_vcpus) {
-		snprintf(why, sizeof(why), "%u vCPUs, but KVM supports at most %d", vm->cfg->cpus,
+	const struct topology *t = &vm->machine.cpu.topo;
+	if (t->cpus > (unsigned)vm->kvm.max_vcpus) {
+		snprintf(why, sizeof(why), "%u vCPUs, but KVM supports at most %d", t->cpus,
 			 vm->kvm.max_vcpus);
 		return usage_error("--cpus", why);
+	}
+	/* Sparse APIC IDs (3 cores use 2 bits) can exceed the count. */
+	uint32_t last_apic_id = topology_apic_id(t, t->cpus - 1);
+	if (last_apic_id >= (uint32_t)vm->kvm.max_vcpu_id) {
+		snprintf(why, sizeof(why), "APIC ID %u, but KVM allows IDs below %d", last_apic_id,
+			 vm->kvm.max_vcpu_id);
+		return usage_error("--smp", why);
 	}
 	uint64_t host_ram = host_memory_bytes();
 	if (host_ram && vm->cfg->mem_size > host_ram) {
@@ -102,6 +127,10 @@ static bool vm_param(void *opaque, const char *name, uint64_t *value)
 		*value = vm->mem.ram_size;
 		return true;
 	}
+	if (strcmp(name, "fdt_addr") == 0 || strcmp(name, "fdt_size") == 0) {
+		*value = strcmp(name, "fdt_addr") == 0 ? FDT_ADDR : vm->fdt_size;
+		return vm->fdt_size != 0;
+	}
 	return config_param(vm->cfg, name, value);
 }
 
@@ -145,29 +174,37 @@ static int load_kernel(struct vm *vm, struct kernel_entry *entry)
 	return 0;
 }
 
+/* The machine description, in guest memory for the test kernels. */
+static int write_fdt(struct vm *vm)
+{
+	void *fdt = guest_mem_ptr(&vm->mem, FDT_ADDR, FDT_MAX_SIZE);
+	if (!fdt)
+		return usage_error("--mem", "too small for the machine description");
+	int size = machine_fdt_build(&vm->machine, &vm->mem, fdt, FDT_MAX_SIZE);
+	if (size < 0) {
+		vmm_log("machine description larger than %llu KiB", FDT_MAX_SIZE >> 10);
+		return EXIT_STATUS_VM_FAILURE;
+	}
+	vm->fdt_size = (uint32_t)size;
+	return 0;
+}
+
 static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
 {
-	struct kvm_cpuid2 *cpuid = cpuid_get_supported(vm->kvm.fd);
-	if (!cpuid)
+	unsigned n = vm->machine.cpu.topo.cpus;
+	vm->vcpus = calloc(n, sizeof(*vm->vcpus));
+	if (!vm->vcpus)
 		return EXIT_STATUS_VM_FAILURE;
-	int status = 0;
-	vm->vcpus = calloc(vm->cfg->cpus, sizeof(*vm->vcpus));
-	if (!vm->vcpus) {
-		free(cpuid);
-		return EXIT_STATUS_VM_FAILURE;
-	}
-	for (unsigned i = 0; i < vm->cfg->cpus && status == 0; i++) {
-		/* APIC ID = vCPU index until the topology model assigns them. */
-		if (vcpu_create(vm, &vm->vcpus[i], i, i, cpuid) < 0)
-			status = EXIT_STATUS_VM_FAILURE;
+	for (unsigned i = 0; i < n; i++) {
 		vm->nvcpus = i + 1;
+		if (vcpu_create(vm, &vm->vcpus[i], i) < 0)
+			return EXIT_STATUS_VM_FAILURE;
 	}
-	free(cpuid);
 	/* Only the BSP starts at the kernel entry; the APs wait in KVM for the
 	 * guest's INIT-SIPI-SIPI, as on hardware. */
-	if (status == 0 && vcpu_set_pvh_entry(&vm->vcpus[0], entry->entry) < 0)
-		status = EXIT_STATUS_VM_FAILURE;
-	return status;
+	if (vcpu_set_pvh_entry(&vm->vcpus[0], entry->entry) < 0)
+		return EXIT_STATUS_VM_FAILURE;
+	return 0;
 }
 
 int vm_create(struct vm *vm, const struct vm_config *cfg)
@@ -188,7 +225,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 		return EXIT_STATUS_USAGE;
 	}
 	vm->built = BUILT_KVM;
-	if ((rc = check_machine_fits(vm)) != 0)
+	if ((rc = build_machine(vm)) != 0 || (rc = check_machine_fits(vm)) != 0)
 		return rc;
 	/* Each stage is marked built before it runs: teardown copes with a
 	 * stage that stopped half-way (every destructor accepts zeroed state). */
@@ -201,6 +238,10 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	vm->built = BUILT_DEVICES;
 	if ((rc = create_devices(vm)) != 0)
 		return rc;
+	if ((rc = write_fdt(vm)) != 0)
+		return rc;
+	if (vm->cfg->dump_dtb)
+		return 0; /* vm_run writes it out instead of running */
 	if ((rc = load_kernel(vm, &entry)) != 0)
 		return rc;
 	vm->built = BUILT_VCPUS;
@@ -223,8 +264,26 @@ static int final_status(struct vm *vm)
 	return status;
 }
 
+/* --dump-dtb: the FDT the guest would get, to a file; the VM does not run. */
+static int dump_dtb(struct vm *vm)
+{
+	const void *fdt = guest_mem_ptr(&vm->mem, FDT_ADDR, vm->fdt_size);
+	FILE *f = fopen(vm->cfg->dump_dtb, "wb");
+	if (!f)
+		return usage_error(vm->cfg->dump_dtb, strerror(errno));
+	bool ok = fwrite(fdt, 1, vm->fdt_size, f) == vm->fdt_size;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		remove(vm->cfg->dump_dtb);
+		return usage_error(vm->cfg->dump_dtb, "write failed");
+	}
+	return EXIT_STATUS_OK;
+}
+
 int vm_run(struct vm *vm)
 {
+	if (vm->cfg->dump_dtb)
+		return dump_dtb(vm);
 	for (unsigned i = 0; i < vm->nvcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i]) < 0) {
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
@@ -264,6 +323,7 @@ void vm_destroy(struct vm *vm)
 			close(vm->fd);
 		/* fall through */
 	case BUILT_KVM:
+		free(vm->host_cpuid);
 		kvm_close(&vm->kvm);
 		/* fall through */
 	case BUILT_STOP:

@@ -13,12 +13,16 @@
 #include "guest_mem.h"
 #include "io_bus.h"
 #include "kvm.h"
+#include "machine.h"
 #include "results.h"
 #include "vcpu.h"
 #include "vm_stop.h"
 
 struct vm {
 	const struct vm_config *cfg;
+	struct machine machine;
+	struct kvm_cpuid2 *host_cpuid; /* KVM_GET_SUPPORTED_CPUID */
+	uint32_t fdt_size;
 	struct kvm kvm;
 	int fd;
 	struct guest_mem mem;
