@@ -60,7 +60,7 @@ START_TEST(test_run_kernel)
 	ck_assert_int_eq(parse(ARGC(argv), argv), 0);
 	ck_assert_int_eq(cmd, CLI_RUN);
 	ck_assert_str_eq(cfg.kernel, "kernel.elf");
-	ck_assert_uint_eq(cfg.cpus, 1);
+	ck_assert_uint_eq(cfg.smp.cpus, 0); /* not given: derived later (1) */
 	ck_assert_uint_eq(cfg.mem_size, 64ULL << 20);
 }
 END_TEST
@@ -72,7 +72,7 @@ START_TEST(test_options)
 			 "k.elf",     NULL };
 	ck_assert_int_eq(parse(ARGC(argv), argv), 0);
 	ck_assert_int_eq(cmd, CLI_RUN);
-	ck_assert_uint_eq(cfg.cpus, 4);
+	ck_assert_uint_eq(cfg.smp.cpus, 4);
 	ck_assert_uint_eq(cfg.mem_size, 1ULL << 30);
 	ck_assert_str_eq(cfg.cmdline, "a b");
 	ck_assert_uint_eq(cfg.timeout_ms, 500);
@@ -99,7 +99,7 @@ START_TEST(test_kernel_before_options)
 	/* GNU getopt permutes: the kernel may come first. */
 	char *argv[] = { "vmm", "run", "k.elf", "--cpus", "2", NULL };
 	ck_assert_int_eq(parse(ARGC(argv), argv), 0);
-	ck_assert_uint_eq(cfg.cpus, 2);
+	ck_assert_uint_eq(cfg.smp.cpus, 2);
 	ck_assert_str_eq(cfg.kernel, "k.elf");
 }
 END_TEST
@@ -108,7 +108,7 @@ START_TEST(test_option_after_config_wins)
 {
 	char *argv[] = { "vmm", "run", "--config", path, "--cpus", "3", "k.elf", NULL };
 	ck_assert_int_eq(parse(ARGC(argv), argv), 0);
-	ck_assert_uint_eq(cfg.cpus, 3);
+	ck_assert_uint_eq(cfg.smp.cpus, 3);
 	/* Keys the options do not set come from the file. */
 	ck_assert_uint_eq(cfg.mem_size, 128ULL << 20);
 	ck_assert_str_eq(cfg.cmdline, "from-file");
@@ -122,7 +122,7 @@ START_TEST(test_option_before_config_wins)
 {
 	char *argv[] = { "vmm", "run", "--cpus", "3", "--config", path, "k.elf", NULL };
 	ck_assert_int_eq(parse(ARGC(argv), argv), 0);
-	ck_assert_uint_eq(cfg.cpus, 3);
+	ck_assert_uint_eq(cfg.smp.cpus, 3);
 	ck_assert_uint_eq(cfg.mem_size, 128ULL << 20);
 }
 END_TEST
@@ -225,7 +225,7 @@ START_TEST(test_repeated_calls)
 	config_init(&cfg);
 	char *second[] = { "vmm", "run", "b.elf", "--mem", "256M", NULL };
 	ck_assert_int_eq(parse(ARGC(second), second), 0);
-	ck_assert_uint_eq(cfg.cpus, 1);
+	ck_assert_uint_eq(cfg.smp.cpus, 0);
 	ck_assert_uint_eq(cfg.mem_size, 256ULL << 20);
 	ck_assert_str_eq(cfg.kernel, "b.elf");
 }

@@ -28,7 +28,15 @@ static void teardown(void)
 
 START_TEST(test_defaults)
 {
-	ck_assert_uint_eq(cfg.cpus, 1);
+	/* No topology given: every count 0 ("derive"), which resolves to one
+	 * CPU (1 socket x 1 core x 1 thread). */
+	ck_assert_uint_eq(cfg.smp.cpus, 0);
+	ck_assert_uint_eq(cfg.smp.sockets, 0);
+	ck_assert_uint_eq(cfg.smp.cores, 0);
+	ck_assert_uint_eq(cfg.smp.threads, 0);
+	struct topology topo;
+	ck_assert_int_eq(topology_resolve(&cfg.smp, &topo, err, sizeof(err)), 0);
+	ck_assert_uint_eq(topo.cpus, 1);
 	ck_assert_uint_eq(cfg.mem_size, 64ULL << 20); /* 64 MiB */
 	ck_assert_uint_eq(cfg.timeout_ms, 0);
 	ck_assert_ptr_null(cfg.kernel);
@@ -57,7 +65,7 @@ START_TEST(test_load_full_file)
 			"loops = 100\n"
 			"stride = 0x40\n");
 	ck_assert_msg(config_load_file(&cfg, path, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_uint_eq(cfg.cpus, 2);
+	ck_assert_uint_eq(cfg.smp.cpus, 2);
 	ck_assert_uint_eq(cfg.mem_size, 128ULL << 20);
 	ck_assert_str_eq(cfg.kernel, "/boot/k.elf");
 	ck_assert_str_eq(cfg.cmdline, "console=ttyS0 quiet");
@@ -173,9 +181,9 @@ END_TEST
 START_TEST(test_config_set)
 {
 	ck_assert_int_eq(config_set(&cfg, "cpus", "4", err, sizeof(err)), 0);
-	ck_assert_uint_eq(cfg.cpus, 4);
+	ck_assert_uint_eq(cfg.smp.cpus, 4);
 	ck_assert_int_eq(config_set(&cfg, "cpus", "4096", err, sizeof(err)), 0);
-	ck_assert_uint_eq(cfg.cpus, 4096);
+	ck_assert_uint_eq(cfg.smp.cpus, 4096);
 	ck_assert_int_eq(config_set(&cfg, "mem", "1G", err, sizeof(err)), 0);
 	ck_assert_uint_eq(cfg.mem_size, 1ULL << 30);
 	ck_assert_int_eq(config_set(&cfg, "timeout", "500ms", err, sizeof(err)), 0);
@@ -193,7 +201,7 @@ START_TEST(test_config_set_rejects)
 	ck_assert_ptr_nonnull(strstr(err, "cpus"));
 	ck_assert_int_eq(config_set(&cfg, "cpus", "4097", err, sizeof(err)), -1);
 	ck_assert_int_eq(config_set(&cfg, "cpus", "two", err, sizeof(err)), -1);
-	ck_assert_uint_eq(cfg.cpus, 1);
+	ck_assert_uint_eq(cfg.smp.cpus, 0);
 	ck_assert_int_eq(config_set(&cfg, "mem", "0", err, sizeof(err)), -1);
 	/* 1000 bytes is not a whole number of 4 KiB pages. */
 	ck_assert_int_eq(config_set(&cfg, "mem", "1000", err, sizeof(err)), -1);
@@ -204,6 +212,26 @@ START_TEST(test_config_set_rejects)
 	ck_assert(!cfg.report_memory);
 	ck_assert_int_eq(config_set(&cfg, "nosuch", "1", err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "nosuch"));
+}
+END_TEST
+
+START_TEST(test_smp)
+{
+	/* QEMU's -smp spelling: a bare number is cpus. */
+	ck_assert_msg(config_set(&cfg, "smp", "8,sockets=2,threads=2", err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(cfg.smp.cpus, 8);
+	ck_assert_uint_eq(cfg.smp.sockets, 2);
+	ck_assert_uint_eq(cfg.smp.threads, 2);
+	ck_assert_uint_eq(cfg.smp.cores, 0);
+	ck_assert_int_eq(config_set(&cfg, "smp", "cores=4", err, sizeof(err)), 0);
+	ck_assert_uint_eq(cfg.smp.cores, 4);
+	ck_assert_int_eq(config_set(&cfg, "smp", "dies=2", err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "dies"));
+	ck_assert_int_eq(config_set(&cfg, "smp", "", err, sizeof(err)), -1);
+	ck_assert_int_eq(config_set(&cfg, "smp", "sockets=0", err, sizeof(err)), -1);
+	ck_assert_int_eq(config_set(&cfg, "cores", "0", err, sizeof(err)), -1);
+	ck_assert_int_eq(config_set(&cfg, "threads", "x", err, sizeof(err)), -1);
 }
 END_TEST
 
@@ -288,6 +316,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_config_set);
 	tcase_add_test(tc, test_config_set_rejects);
+	tcase_add_test(tc, test_smp);
 	tcase_add_test(tc, test_has_key);
 	tcase_add_test(tc, test_param_names);
 	tcase_add_test(tc, test_too_many_params);

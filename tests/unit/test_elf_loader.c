@@ -258,6 +258,26 @@ START_TEST(test_reject_boot_area_start)
 }
 END_TEST
 
+START_TEST(test_reject_fdt_area)
+{
+	/* The FDT lives in [FDT_ADDR, FDT_ADDR + FDT_MAX_SIZE) (layout.h);
+	 * [FDT_ADDR - 0x800, FDT_ADDR + 0x800) reaches into it from below. */
+	k.ph[PH_SEG2].p_paddr = FDT_ADDR - 0x800;
+	build();
+	expect_reject("boot");
+	/* ... and from inside its last byte. */
+	default_image();
+	k.ph[PH_SEG2].p_paddr = FDT_ADDR + FDT_MAX_SIZE - 1;
+	build();
+	expect_reject("boot");
+	/* Right after it is the guest's. */
+	default_image();
+	k.ph[PH_SEG2].p_paddr = FDT_ADDR + FDT_MAX_SIZE;
+	build();
+	ck_assert_msg(load() == 0, "%s", err);
+}
+END_TEST
+
 START_TEST(test_reject_overlapping_segments)
 {
 	/* Segment 1 is [0x10000, 0x10100); segment 2 moved to [0x100f0, 0x110f0). */
@@ -469,6 +489,7 @@ Suite *elf_loader_suite(void)
 	tcase_add_test(tc, test_reject_wrapping_segment);
 	tcase_add_test(tc, test_reject_boot_area);
 	tcase_add_test(tc, test_reject_boot_area_start);
+	tcase_add_test(tc, test_reject_fdt_area);
 	tcase_add_test(tc, test_reject_overlapping_segments);
 	tcase_add_test(tc, test_reject_filesz_gt_memsz);
 	tcase_add_test(tc, test_reject_truncated);
