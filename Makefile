@@ -26,7 +26,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 
 .PHONY: all deps run check unit-check guest-check nested-check bench clean
-all: deps $(BUILD)/vmm guest-tests $(BUILD)/tests/unit
+all: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests $(BUILD)/tests/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -48,6 +48,17 @@ $(BUILD)/libvmm.a: $(VMM_OBJS)
 $(BUILD)/vmm: $(OBJ)/vmm/main.o $(BUILD)/libvmm.a
 	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS)
 
+# The test build: the same sources with deliberate bugs switchable by
+# --test-fault (vmm/test_fault.h), to show the suite catches them.
+FAULT_OBJ := $(BUILD)/obj-testfaults
+FAULT_OBJS := $(patsubst %.c,$(FAULT_OBJ)/%.o,vmm/main.c $(VMM_SRCS))
+$(FAULT_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(VMM_CFLAGS) -DVMM_TEST_FAULTS -MMD -MP -c $< -o $@
+
+$(BUILD)/vmm-testfaults: $(FAULT_OBJS)
+	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS)
+
 $(BUILD)/tests/unit: $(UNIT_OBJS) $(BUILD)/libvmm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(VMM_CFLAGS) -o $@ $^ $(VMM_LIBS) $(shell pkg-config --libs check 2>/dev/null)
@@ -59,13 +70,13 @@ unit-check: deps $(BUILD)/tests/unit
 	$(BUILD)/tests/unit
 
 # Guest tests need KVM: tests/rig/run provides it (directly or nested).
-guest-check: deps $(BUILD)/vmm guest-tests
+guest-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
 	tests/rig/run -- tests/run-suite
 
 # The rig's own checks, and the whole suite once more in a forced L1 guest
 # where /dev/kvm exists (where it does not, guest-check was nested already):
 # nested behaviour is tested for real either way.
-nested-check: deps $(BUILD)/vmm guest-tests
+nested-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
 	tests/rig/selftest
 	@if [ -c /dev/kvm ] && { : <>/dev/kvm; } 2>/dev/null; then \
 		tests/rig/run --nested -- tests/run-suite; \
@@ -83,4 +94,4 @@ bench: deps $(BUILD)/vmm guest-tests $(BUILD)/bench/floor
 clean:
 	rm -rf $(BUILD)
 
--include $(VMM_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(OBJ)/vmm/main.d
+-include $(VMM_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(OBJ)/vmm/main.d $(FAULT_OBJS:.o=.d)

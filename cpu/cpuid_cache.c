@@ -3,6 +3,8 @@
  * 0x8000001D. The L3 appears in all of them, or in none. */
 #include "cpuid.h"
 
+#include "../vmm/test_fault.h"
+
 /* Leaf 4 / 0x8000001D EAX (SDM vol. 2A CPUID 04H; APM vol. 3 E.4.15). */
 #define CACHE_EAX_SELF_INIT (1u << 8)
 #define CACHE_EAX_SHARING_SHIFT 14 /* [25:14] sharing - 1 */
@@ -19,6 +21,22 @@ static void deterministic_regs(const struct cache_desc *d, uint32_t sharing_minu
 	*ecx = cache_sets(d) - 1;
 }
 
+/* The sharing counts, unless the test build is told to get the L3's wrong
+ * (as if it were private to a core): what cpuid-topo must catch. */
+static unsigned sharing(const struct cache_desc *d, const struct topology *t)
+{
+	if (d->level == 3 && test_fault_active(TEST_FAULT_L3_SHARING))
+		return t->threads;
+	return cache_sharing(d, t);
+}
+
+static unsigned sharing_ids(const struct cache_desc *d, const struct topology *t)
+{
+	if (d->level == 3 && test_fault_active(TEST_FAULT_L3_SHARING))
+		return 1u << t->smt_bits;
+	return cache_sharing_ids(d, t);
+}
+
 static void write_intel_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 {
 	const struct topology *t = &m->topo;
@@ -32,7 +50,7 @@ static void write_intel_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 		uint32_t eax, ebx, ecx;
 		/* Sharing: addressable IDs, so apic >> order(sharing) groups exactly
 		 * the CPUs that share it (SDM note: nearest power of two). */
-		deterministic_regs(d, cache_sharing_ids(d, t) - 1, &eax, &ebx, &ecx);
+		deterministic_regs(d, sharing_ids(d, t) - 1, &eax, &ebx, &ecx);
 		cpuid_set(c, 4, i, eax | cores_field, ebx, ecx, 0);
 	}
 	cpuid_set(c, 4, n, 0, 0, 0, 0); /* type 0: no more caches */
@@ -77,7 +95,7 @@ static void write_amd_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t eax, ebx, ecx;
 		/* NumSharingCache: the logical processors sharing it - 1 (APM). */
-		deterministic_regs(&cache[i], cache_sharing(&cache[i], t) - 1, &eax, &ebx, &ecx);
+		deterministic_regs(&cache[i], sharing(&cache[i], t) - 1, &eax, &ebx, &ecx);
 		cpuid_set(c, 0x8000001d, i, eax, ebx, ecx, 0);
 	}
 	cpuid_set(c, 0x8000001d, n, 0, 0, 0, 0);

@@ -31,6 +31,9 @@ static const struct option long_options[] = {
 	{ "expect", required_argument, NULL, OPT_KEY },
 	{ "param", required_argument, NULL, OPT_KEY },
 	{ "report-memory", no_argument, NULL, OPT_FLAG }, /* boolean keys: the flag means "on" */
+#ifdef VMM_TEST_FAULTS
+	{ "test-fault", required_argument, NULL, OPT_KEY },
+#endif
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "test_fault.h"
 
 #define DEFAULT_MEM_SIZE (64ULL << 20)
 
@@ -276,6 +277,18 @@ static int set_param(struct vm_config *cfg, const char *v, char *err, size_t err
 	return add_param(cfg, v, (size_t)(eq - v), eq + 1, err, errlen);
 }
 
+#ifdef VMM_TEST_FAULTS
+static int set_test_fault(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	(void)cfg;
+	if (!test_fault_enable(v)) {
+		snprintf(err, errlen, "test-fault '%s': unknown", v);
+		return -1;
+	}
+	return 0;
+}
+#endif
+
 struct config_key {
 	const char *section; /* where it lives in a config file */
 	const char *name;    /* the key, and the long option --name */
@@ -302,6 +315,9 @@ static const struct config_key config_keys[] = {
 	{ "run", "report-memory", set_report_memory },
 	{ "run", "dump-dtb", set_dump_dtb },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
+#ifdef VMM_TEST_FAULTS
+	{ NULL, "test-fault", set_test_fault },
+#endif
 };
 
 static const struct config_key *find_key(const char *section, const char *name)
