@@ -65,11 +65,26 @@ expect_usage_error "--mem zero" "mem '0'" run --mem 0 "$hello"
 expect_usage_error "--mem larger than the host" "more than the host" run --mem 64T "$hello"
 expect_usage_error "unknown option" "unknown option '--frobnicate'" run --frobnicate "$hello"
 expect_usage_error "option without its value" "needs a value" run "$hello" --mem
-printf '[machine]\ncpus = 2\nsockets = 3\n' >"$work/bad.ini"
-expect_usage_error "unknown config key" "bad.ini:3: unknown key 'sockets'" run --config "$work/bad.ini" "$hello"
+printf '[machine]\ncpus = 2\nfrobs = 3\n' >"$work/bad.ini"
+expect_usage_error "unknown config key" "bad.ini:3: unknown key 'frobs'" run --config "$work/bad.ini" "$hello"
 printf '[machine]\nmem = lots\n' >"$work/badval.ini"
 expect_usage_error "bad config value" "badval.ini:2: mem 'lots'" run --config "$work/badval.ini" "$hello"
 expect_usage_error "missing config file" "nope.ini: No such file" run --config "$work/nope.ini" "$hello"
+
+# Topology and caches (issue: CPU topology and CPUID).
+expect_usage_error "--smp product is not cpus" "sockets \\(2\\) \\* cores \\(2\\) \\* threads \\(2\\) = 8, not cpus \\(6\\)" \
+	run --smp cpus=6,sockets=2,cores=2,threads=2 "$hello"
+expect_usage_error "--smp not divisible" "6 cpus cannot be split" run --smp cpus=6,cores=4 "$hello"
+expect_usage_error "--smp zero count" "cores '0'" run --smp cpus=4,cores=0 "$hello"
+expect_usage_error "--smp negative count" "threads '-2'" run --smp threads=-2 "$hello"
+expect_usage_error "--smp unknown key" "unknown key 'dies'" run --smp cpus=4,dies=2 "$hello"
+expect_usage_error "--smp above KVM's vCPU limit" "KVM supports at most" run --smp sockets=64,cores=64 "$hello"
+expect_usage_error "unknown --l3-cache value" "l3-cache 'maybe'" run --l3-cache maybe "$hello"
+expect_usage_error "unknown --cpu-vendor" "cpu-vendor 'via'" run --cpu-vendor via "$hello"
+expect_usage_error "cache size not a power of two" "l3-size '3M'" run --l3-size 3M "$hello"
+expect_usage_error "cache size not a size" "l2-size 'big'" run --l2-size big "$hello"
+printf '[cpu]\nl3-cache = sometimes\n' >"$work/l3.ini"
+expect_usage_error "bad l3-cache in a config" "l3.ini:2: l3-cache 'sometimes'" run --config "$work/l3.ini" "$hello"
 rm -f "$work"/*.elf "$work"/*.ini
 
 # No /dev/kvm: hide it in a private mount namespace and check vmm says what to do.
