@@ -27,8 +27,13 @@ static uint32_t act(struct testdev *t, struct testdev_msg *msg)
 		results_add(t->results, msg->name, msg->value);
 		return TESTDEV_OK;
 	case TESTDEV_OP_PARAM:
-		return t->param(t->param_opaque, msg->name, &msg->value) ? TESTDEV_OK
-									 : TESTDEV_UNKNOWN;
+		return t->host.param(t->host.opaque, msg->name, &msg->value) ? TESTDEV_OK
+									     : TESTDEV_UNKNOWN;
+	case TESTDEV_OP_PAUSE:
+		if (msg->value > TESTDEV_PAUSE_MAX_MS || !t->host.pause_cycle)
+			return TESTDEV_INVALID;
+		t->host.pause_cycle(t->host.opaque, (uint32_t)msg->value);
+		return TESTDEV_OK;
 	default:
 		return TESTDEV_INVALID;
 	}
@@ -64,8 +69,8 @@ void testdev_io(void *opaque, uint64_t offset, uint8_t *data, uint32_t size, boo
 }
 
 int testdev_init(struct testdev *t, struct io_bus *pio, const struct guest_mem *mem,
-		 struct results *results, testdev_param_fn param, void *param_opaque)
+		 struct results *results, const struct testdev_host *host)
 {
-	*t = (struct testdev){ mem, results, param, param_opaque };
+	*t = (struct testdev){ mem, results, *host };
 	return io_bus_register(pio, TESTDEV_MSG_PORT, 4, testdev_io, t, "testdev");
 }

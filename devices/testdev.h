@@ -10,17 +10,24 @@
 #include "../vmm/io_bus.h"
 #include "../vmm/results.h"
 
-typedef bool (*testdev_param_fn)(void *opaque, const char *name, uint64_t *value);
+/* What the device asks of the VMM; both run on the calling vCPU's thread. */
+struct testdev_host {
+	bool (*param)(void *opaque, const char *name, uint64_t *value);
+	/* Pause every vCPU for `ms`, resume, then return. */
+	void (*pause_cycle)(void *opaque, uint32_t ms);
+	void *opaque;
+};
 
 struct testdev {
 	const struct guest_mem *mem;
 	struct results *results;
-	testdev_param_fn param;
-	void *param_opaque;
+	struct testdev_host host;
 };
 
+#define TESTDEV_PAUSE_MAX_MS 10000
+
 int testdev_init(struct testdev *t, struct io_bus *pio, const struct guest_mem *mem,
-		 struct results *results, testdev_param_fn param, void *param_opaque);
+		 struct results *results, const struct testdev_host *host);
 
 /* Act on the message at `gpa`. Everything in it is untrusted. Exposed for tests. */
 void testdev_handle(struct testdev *t, uint64_t gpa);

@@ -19,6 +19,8 @@
 enum testdev_op {
 	TESTDEV_OP_RESULT = 1, /* report name=value; the VMM collects it */
 	TESTDEV_OP_PARAM = 2,  /* ask for parameter `name`; the VMM fills value */
+	TESTDEV_OP_PAUSE = 3,  /* pause the whole VM for `value` ms, then resume; the
+				* OUT returns after the resume (name: any valid name) */
 };
 
 enum testdev_status {

@@ -26,6 +26,8 @@ static const struct option long_options[] = {
 	{ "l2-size", required_argument, NULL, OPT_KEY },
 	{ "l3-size", required_argument, NULL, OPT_KEY },
 	{ "dump-dtb", required_argument, NULL, OPT_KEY },
+	{ "kvmclock", required_argument, NULL, OPT_KEY },
+	{ "kvmclock-guest-view", no_argument, NULL, OPT_FLAG },
 	{ "cmdline", required_argument, NULL, OPT_KEY },
 	{ "timeout", required_argument, NULL, OPT_KEY },
 	{ "expect", required_argument, NULL, OPT_KEY },
@@ -57,6 +59,10 @@ void cli_print_help(void)
 	       "  --l1d-size, --l1i-size, --l2-size, --l3-size SIZE\n"
 	       "                      cache sizes (default: the host's)\n"
 	       "  --dump-dtb FILE     write the machine's flattened device tree and exit\n"
+	       "  --kvmclock on|off   offer kvmclock in CPUID (default on, as KVM supports it)\n"
+	       "  --kvmclock-guest-view\n"
+	       "                      on pause, also derive the clock from the guest's pvclock\n"
+	       "                      records even when KVM reports a stable clock\n"
 	       "  --cmdline TEXT      kernel command line\n"
 	       "  --config FILE       INI machine config; options given here override it\n"
 	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"

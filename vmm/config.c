@@ -224,6 +224,26 @@ static int set_report_memory(struct vm_config *cfg, const char *v, char *err, si
 	return 0;
 }
 
+static int set_kvmclock_guest_view(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (!parse_bool(v, &cfg->kvmclock_guest_view)) {
+		snprintf(err, errlen, "kvmclock-guest-view '%s': expected on or off", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_kvmclock(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	bool on;
+	if (!parse_bool(v, &on)) {
+		snprintf(err, errlen, "kvmclock '%s': expected on or off", v);
+		return -1;
+	}
+	cfg->kvmclock_off = !on;
+	return 0;
+}
+
 static bool valid_param_name(const char *name, size_t len)
 {
 	if (len == 0 || len >= TESTDEV_NAME_MAX)
@@ -308,6 +328,8 @@ static const struct config_key config_keys[] = {
 	{ "cpu", "l1i-size", set_l1i_size },
 	{ "cpu", "l2-size", set_l2_size },
 	{ "cpu", "l3-size", set_l3_size },
+	{ "clock", "kvmclock", set_kvmclock },
+	{ "clock", "kvmclock-guest-view", set_kvmclock_guest_view },
 	{ "boot", "kernel", set_kernel },
 	{ "boot", "cmdline", set_cmdline },
 	{ "run", "timeout", set_timeout },

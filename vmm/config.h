@@ -36,6 +36,8 @@ struct vm_config {
 	uint64_t mem_size;
 	uint64_t timeout_ms; /* 0: none */
 	bool report_memory;  /* print peak RSS and guest-touched RAM at exit */
+	bool kvmclock_guest_view; /* take the guest's pvclock view on pause even if KVM says stable */
+	bool kvmclock_off;        /* hide kvmclock's CPUID feature bits */
 	struct config_param params[CONFIG_MAX_PARAMS];
 	unsigned nparams;
 };

@@ -52,7 +52,8 @@ static void family_model(struct kvm_cpuid2 *host, unsigned *family, unsigned *mo
 
 const char *machine_l3_caveat(const struct machine *m, struct kvm_cpuid2 *host)
 {
-	if (m->cpu.caches.have_l3 || m->cpu.vendor != CPU_VENDOR_AMD)
+	/* With one core per socket there is nothing to keep apart. */
+	if (m->cpu.caches.have_l3 || m->cpu.vendor != CPU_VENDOR_AMD || m->cpu.topo.cores < 2)
 		return NULL;
 	unsigned family, model;
 	family_model(host, &family, &model);

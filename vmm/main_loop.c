@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exit_status.h"
@@ -47,6 +48,19 @@ static int open_timer(uint64_t timeout_ms)
 	return fd;
 }
 
+/* A guest asked, through the test device, to be paused for a while. */
+static void guest_pause_cycle(struct vm *vm)
+{
+	uint32_t ms = vm_pause_take_guest_request(&vm->pause);
+	if (!ms)
+		return;
+	vm_pause_all(vm);
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !vm_stop_requested(&vm->stop))
+		;
+	vm_resume_all(vm);
+}
+
 void main_loop_run(struct vm *vm)
 {
 	sigset_t set;
@@ -57,9 +71,10 @@ void main_loop_run(struct vm *vm)
 		{ .fd = vm->stop.event_fd, .events = POLLIN },
 		{ .fd = sig_fd, .events = POLLIN },
 		{ .fd = timer_fd, .events = POLLIN },
+		{ .fd = vm->pause.event_fd, .events = POLLIN },
 	};
 	while (!vm_stop_requested(&vm->stop)) {
-		if (poll(fds, 3, -1) < 0) {
+		if (poll(fds, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			vmm_log("poll: %s", strerror(errno));
@@ -73,6 +88,8 @@ void main_loop_run(struct vm *vm)
 					    EXIT_STATUS_SIGNAL_BASE + (int)si.ssi_signo))
 				vmm_log("stopping the VM: %s", strsignal((int)si.ssi_signo));
 		}
+		if (fds[3].revents & POLLIN)
+			guest_pause_cycle(vm);
 		if ((fds[2].revents & POLLIN) &&
 		    vm_stop_request(&vm->stop, STOP_TIMEOUT, EXIT_STATUS_TIMEOUT))
 			vmm_log("--timeout passed: stopping the VM");

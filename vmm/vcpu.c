@@ -88,10 +88,20 @@ static void *vcpu_thread(void *arg)
 	sigaddset(&kick, VCPU_KICK_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &kick, NULL);
 
-	while (!vm_stop_requested(stop)) {
+	for (;;) {
+		/* Clear the kick before looking at the flags: a kick that lands
+		 * after this store makes KVM_RUN return at once, and one before
+		 * it came with a flag this thread is about to see. */
+		__atomic_store_n(&vcpu->run->immediate_exit, 0, __ATOMIC_SEQ_CST);
+		if (vm_stop_requested(stop))
+			break;
+		if (vm_pause_requested(&vcpu->vm->pause)) {
+			vm_pause_park(&vcpu->vm->pause);
+			continue;
+		}
 		if (ioctl(vcpu->fd, KVM_RUN, 0) < 0) {
 			if (errno == EINTR || errno == EAGAIN)
-				continue; /* kicked: the loop condition decides */
+				continue; /* kicked: the flags decide */
 			vmm_log("vcpu %u: KVM_RUN: %s", vcpu->index, strerror(errno));
 			vm_stop_request(stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
 			break;

@@ -48,9 +48,6 @@ static int build_machine(struct vm *vm)
 		return EXIT_STATUS_VM_FAILURE;
 	if (machine_build(&vm->machine, vm->cfg, vm->host_cpuid, err, sizeof(err)) < 0)
 		return usage_error("--smp", err);
-	const char *caveat = machine_l3_caveat(&vm->machine, vm->host_cpuid);
-	if (caveat)
-		vmm_log("%s", caveat);
 	return 0;
 }
 
@@ -134,6 +131,12 @@ static bool vm_param(void *opaque, const char *name, uint64_t *value)
 	return config_param(vm->cfg, name, value);
 }
 
+static void vm_guest_pause_cycle(void *opaque, uint32_t ms)
+{
+	struct vm *vm = opaque;
+	vm_pause_guest_cycle(&vm->pause, ms);
+}
+
 static void on_expect_match(void *opaque)
 {
 	struct vm *vm = opaque;
@@ -149,7 +152,8 @@ static int create_devices(struct vm *vm)
 	results_init(&vm->results);
 	if (serial_init(&vm->serial, &vm->pio, SERIAL_COM1_BASE, &vm->console) < 0 ||
 	    debug_exit_init(&vm->pio, &vm->stop) < 0 ||
-	    testdev_init(&vm->testdev, &vm->pio, &vm->mem, &vm->results, vm_param, vm) < 0) {
+	    testdev_init(&vm->testdev, &vm->pio, &vm->mem, &vm->results,
+			 &(struct testdev_host){ vm_param, vm_guest_pause_cycle, vm }) < 0) {
 		vmm_log("device registration failed: overlapping ports");
 		return EXIT_STATUS_VM_FAILURE;
 	}
@@ -193,13 +197,18 @@ static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
 {
 	unsigned n = vm->machine.cpu.topo.cpus;
 	vm->vcpus = calloc(n, sizeof(*vm->vcpus));
-	if (!vm->vcpus)
+	vm->vcpu_fds = calloc(n, sizeof(*vm->vcpu_fds));
+	if (!vm->vcpus || !vm->vcpu_fds)
 		return EXIT_STATUS_VM_FAILURE;
 	for (unsigned i = 0; i < n; i++) {
 		vm->nvcpus = i + 1;
 		if (vcpu_create(vm, &vm->vcpus[i], i) < 0)
 			return EXIT_STATUS_VM_FAILURE;
+		vm->vcpu_fds[i] = vm->vcpus[i].fd;
 	}
+	if (kvmclock_init(&vm->kvmclock, vm->fd, vm->vcpu_fds, n, &vm->mem,
+			  vm->cfg->kvmclock_guest_view) < 0)
+		return EXIT_STATUS_VM_FAILURE;
 	/* Only the BSP starts at the kernel entry; the APs wait in KVM for the
 	 * guest's INIT-SIPI-SIPI, as on hardware. */
 	if (vcpu_set_pvh_entry(&vm->vcpus[0], entry->entry) < 0)
@@ -217,9 +226,9 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	struct kernel_entry entry;
 	int rc;
 
-	if (vm_stop_init(&vm->stop) < 0)
-		return EXIT_STATUS_VM_FAILURE;
 	vm->built = BUILT_STOP;
+	if (vm_stop_init(&vm->stop) < 0 || vm_pause_init(&vm->pause) < 0)
+		return EXIT_STATUS_VM_FAILURE;
 	if (kvm_open(&vm->kvm, "/dev/kvm", err, sizeof(err)) < 0) {
 		vmm_log("%s", err);
 		return EXIT_STATUS_USAGE;
@@ -284,6 +293,10 @@ int vm_run(struct vm *vm)
 {
 	if (vm->cfg->dump_dtb)
 		return dump_dtb(vm);
+	/* Said once the input is known good, and only to who chose "off". */
+	const char *caveat = machine_l3_caveat(&vm->machine, vm->host_cpuid);
+	if (caveat && vm->cfg->l3 == L3_OFF)
+		vmm_log("%s", caveat);
 	for (unsigned i = 0; i < vm->nvcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i]) < 0) {
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
@@ -291,6 +304,7 @@ int vm_run(struct vm *vm)
 		}
 	}
 	main_loop_run(vm);
+	vm_pause_shutdown(&vm->pause); /* a paused VM ends too */
 	for (unsigned i = 0; i < vm->nvcpus; i++)
 		vcpu_kick(&vm->vcpus[i]);
 	for (unsigned i = 0; i < vm->nvcpus; i++)
@@ -302,13 +316,31 @@ int vm_run(struct vm *vm)
 	return final_status(vm);
 }
 
+int vm_pause_all(struct vm *vm)
+{
+	vm_pause_request(&vm->pause);
+	for (unsigned i = 0; i < vm->nvcpus; i++)
+		vcpu_kick(&vm->vcpus[i]);
+	vm_pause_wait_parked(&vm->pause, vm->nvcpus);
+	return kvmclock_pause(&vm->kvmclock);
+}
+
+int vm_resume_all(struct vm *vm)
+{
+	int rc = kvmclock_resume(&vm->kvmclock);
+	vm_pause_resume(&vm->pause);
+	return rc;
+}
+
 void vm_destroy(struct vm *vm)
 {
 	switch ((enum vm_stage)vm->built) {
 	case BUILT_VCPUS:
+		kvmclock_destroy(&vm->kvmclock);
 		for (unsigned i = 0; i < vm->nvcpus; i++)
 			vcpu_destroy(&vm->vcpus[i]);
 		free(vm->vcpus);
+		free(vm->vcpu_fds);
 		/* fall through */
 	case BUILT_DEVICES:
 		serial_destroy(&vm->serial);
@@ -327,6 +359,7 @@ void vm_destroy(struct vm *vm)
 		kvm_close(&vm->kvm);
 		/* fall through */
 	case BUILT_STOP:
+		vm_pause_destroy(&vm->pause);
 		vm_stop_destroy(&vm->stop);
 		/* fall through */
 	case BUILT_NOTHING:

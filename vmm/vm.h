@@ -6,6 +6,7 @@
 
 #include <linux/kvm.h>
 
+#include "../clock/kvmclock.h"
 #include "../devices/serial.h"
 #include "../devices/testdev.h"
 #include "config.h"
@@ -16,6 +17,7 @@
 #include "machine.h"
 #include "results.h"
 #include "vcpu.h"
+#include "vm_pause.h"
 #include "vm_stop.h"
 
 struct vm {
@@ -29,6 +31,9 @@ struct vm {
 	struct io_bus pio;
 	struct io_bus mmio;
 	struct vm_stop stop;
+	struct vm_pause pause;
+	struct kvmclock kvmclock;
+	int *vcpu_fds; /* for the clock, which reads every vCPU's MSRs */
 	struct console console;
 	struct results results;
 	struct serial serial;
@@ -46,6 +51,10 @@ int vm_create(struct vm *vm, const struct vm_config *cfg);
 
 /* Run until the VM stops; returns vmm's exit status. */
 int vm_run(struct vm *vm);
+
+/* Main thread: park every vCPU and save the guest's clock; and back. */
+int vm_pause_all(struct vm *vm);
+int vm_resume_all(struct vm *vm);
 
 void vm_destroy(struct vm *vm);
 
