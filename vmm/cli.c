@@ -26,6 +26,7 @@ static const struct option long_options[] = {
 	{ "l2-size", required_argument, NULL, OPT_KEY },
 	{ "l3-size", required_argument, NULL, OPT_KEY },
 	{ "dump-dtb", required_argument, NULL, OPT_KEY },
+	{ "control", required_argument, NULL, OPT_KEY },
 	{ "kvmclock", required_argument, NULL, OPT_KEY },
 	{ "kvmclock-guest-view", no_argument, NULL, OPT_FLAG },
 	{ "cmdline", required_argument, NULL, OPT_KEY },
@@ -68,6 +69,7 @@ void cli_print_help(void)
 	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"
 	       "  --expect REGEX      exit 0 when a console line matches (extended regex)\n"
 	       "  --param NAME=VALUE  a number the test kernel can ask for (repeatable)\n"
+	       "  --control PATH      a UNIX socket taking JSON lines: pause, resume, status, quit\n"
 	       "  --report-memory     at exit, print vmm's peak RSS and the guest RAM touched\n"
 	       "\n"
 	       "exit status: the guest's debug-exit status ((v << 1) | 1) when it reports one;\n"

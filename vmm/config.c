@@ -25,6 +25,7 @@ void config_free(struct vm_config *cfg)
 	free(cfg->cmdline);
 	free(cfg->expect);
 	free(cfg->dump_dtb);
+	free(cfg->control);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -185,6 +186,11 @@ static int set_l3_size(struct vm_config *cfg, const char *v, char *err, size_t e
 	return set_cache_size(cfg, CACHE_L3, "l3-size", v, err, errlen);
 }
 
+static int set_control(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->control, v, err, errlen);
+}
+
 static int set_dump_dtb(struct vm_config *cfg, const char *v, char *err, size_t errlen)
 {
 	return set_string(&cfg->dump_dtb, v, err, errlen);
@@ -336,6 +342,7 @@ static const struct config_key config_keys[] = {
 	{ "run", "expect", set_expect },
 	{ "run", "report-memory", set_report_memory },
 	{ "run", "dump-dtb", set_dump_dtb },
+	{ "run", "control", set_control },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
 #ifdef VMM_TEST_FAULTS
 	{ NULL, "test-fault", set_test_fault },

@@ -29,6 +29,7 @@ struct vm_config {
 	char *cmdline;
 	char *expect;
 	char *dump_dtb;                 /* write the FDT here and exit */
+	char *control;                  /* the control socket's path */
 	struct topology_request smp; /* cpus, sockets, cores, threads; 0 = derive */
 	enum l3_mode l3;
 	enum vendor_choice vendor;

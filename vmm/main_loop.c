@@ -67,14 +67,16 @@ void main_loop_run(struct vm *vm)
 	stop_signals(&set);
 	int sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
 	int timer_fd = open_timer(vm->cfg->timeout_ms);
-	struct pollfd fds[] = {
+	struct pollfd fds[4 + CONTROL_MAX_CLIENTS + 1] = {
 		{ .fd = vm->stop.event_fd, .events = POLLIN },
 		{ .fd = sig_fd, .events = POLLIN },
 		{ .fd = timer_fd, .events = POLLIN },
 		{ .fd = vm->pause.event_fd, .events = POLLIN },
 	};
 	while (!vm_stop_requested(&vm->stop)) {
-		if (poll(fds, 4, -1) < 0) {
+		/* Client slots change as clients come and go: list them afresh. */
+		unsigned ncontrol = control_pollfds(&vm->control, &fds[4]);
+		if (poll(fds, 4 + ncontrol, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			vmm_log("poll: %s", strerror(errno));
@@ -90,6 +92,7 @@ void main_loop_run(struct vm *vm)
 		}
 		if (fds[3].revents & POLLIN)
 			guest_pause_cycle(vm);
+		control_handle(&vm->control, &fds[4], ncontrol);
 		if ((fds[2].revents & POLLIN) &&
 		    vm_stop_request(&vm->stop, STOP_TIMEOUT, EXIT_STATUS_TIMEOUT))
 			vmm_log("--timeout passed: stopping the VM");

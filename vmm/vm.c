@@ -20,6 +20,7 @@
 #include "log.h"
 #include "machine_fdt.h"
 #include "main_loop.h"
+#include "vm_control.h"
 #include "memory_report.h"
 
 /* Stages of vm_create, in order; vm_destroy unwinds from `built` down. */
@@ -31,6 +32,7 @@ enum vm_stage {
 	BUILT_MEMORY,
 	BUILT_DEVICES,
 	BUILT_VCPUS,
+	BUILT_CONTROL,
 };
 
 static int usage_error(const char *what, const char *why)
@@ -223,6 +225,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	vm->cfg = cfg;
 	vm->fd = -1;
 	vm->kvm.fd = -1;
+	vm->control.listen_fd = -1;
 	struct kernel_entry entry;
 	int rc;
 
@@ -254,7 +257,10 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	if ((rc = load_kernel(vm, &entry)) != 0)
 		return rc;
 	vm->built = BUILT_VCPUS;
-	return create_vcpus(vm, &entry);
+	if ((rc = create_vcpus(vm, &entry)) != 0)
+		return rc;
+	vm->built = BUILT_CONTROL;
+	return vm_control_open(vm);
 }
 
 /* The exit status the shell sees, from how the VM stopped. */
@@ -335,6 +341,9 @@ int vm_resume_all(struct vm *vm)
 void vm_destroy(struct vm *vm)
 {
 	switch ((enum vm_stage)vm->built) {
+	case BUILT_CONTROL:
+		control_close(&vm->control);
+		/* fall through */
 	case BUILT_VCPUS:
 		kvmclock_destroy(&vm->kvmclock);
 		for (unsigned i = 0; i < vm->nvcpus; i++)

@@ -11,6 +11,7 @@
 #include "../devices/testdev.h"
 #include "config.h"
 #include "console.h"
+#include "control.h"
 #include "guest_mem.h"
 #include "io_bus.h"
 #include "kvm.h"
@@ -33,6 +34,8 @@ struct vm {
 	struct vm_stop stop;
 	struct vm_pause pause;
 	struct kvmclock kvmclock;
+	bool paused; /* by the control socket; main thread only */
+	struct control control;
 	int *vcpu_fds; /* for the clock, which reads every vCPU's MSRs */
 	struct console console;
 	struct results results;

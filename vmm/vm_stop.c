@@ -51,6 +51,7 @@ const char *vm_stop_reason_name(enum stop_reason reason)
 		[STOP_NONE] = "running",        [STOP_GUEST_EXIT] = "guest-exit",
 		[STOP_POWEROFF] = "poweroff",   [STOP_EXPECT] = "expect-matched",
 		[STOP_TIMEOUT] = "timeout",     [STOP_SIGNAL] = "signal",
+		[STOP_QUIT] = "quit",
 		[STOP_VM_ERROR] = "vm-error",
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == STOP_VM_ERROR + 1,

@@ -14,6 +14,7 @@ enum stop_reason {
 	STOP_EXPECT,      /* the console matched --expect */
 	STOP_TIMEOUT,     /* --timeout passed */
 	STOP_SIGNAL,      /* SIGINT / SIGTERM */
+	STOP_QUIT,        /* the control socket's quit */
 	STOP_VM_ERROR,    /* KVM error, triple fault, unhandled exit */
 };
 
