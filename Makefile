@@ -8,7 +8,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 # Debian packages the project needs; `make deps` installs the missing ones.
 DEB_PACKAGES := gcc make pkg-config libc6-dev libfdt-dev libelf-dev check libinih-dev \
-	libjson-c-dev libseccomp-dev device-tree-compiler \
+	libjson-c-dev libseccomp-dev device-tree-compiler socat \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio
 
 PKGS := libelf inih json-c
