@@ -4,6 +4,8 @@
 #ifndef CPU_CPU_MODEL_H
 #define CPU_CPU_MODEL_H
 
+#include <stdbool.h>
+
 #include "cache.h"
 #include "topology.h"
 
@@ -13,6 +15,7 @@ struct cpu_model {
 	enum cpu_vendor vendor;
 	struct topology topo;
 	struct cache_model caches;
+	bool kvmclock; /* offer kvmclock's CPUID feature bits (as KVM supports them) */
 };
 
 /* "GenuineIntel" / "AuthenticAMD" */

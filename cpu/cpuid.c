@@ -107,6 +107,7 @@ struct kvm_cpuid2 *cpuid_for_vcpu(const struct kvm_cpuid2 *base, const struct cp
 	cpuid_write_vendor(c, model);
 	cpuid_write_topology(c, model, index);
 	cpuid_write_caches(c, model);
+	cpuid_write_kvm(c, model);
 	c->padding = 0;
 	return c;
 }

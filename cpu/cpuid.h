@@ -34,9 +34,10 @@ struct kvm_cpuid_entry2 *cpuid_set(struct kvm_cpuid2 *c, uint32_t function, uint
 void cpuid_remove(struct kvm_cpuid2 *c, uint32_t function);
 
 /* The per-leaf writers, one file each (cpuid_vendor.c, cpuid_topology.c,
- * cpuid_cache.c), applied in this order by cpuid_for_vcpu. */
+ * cpuid_cache.c, cpuid_kvm.c), applied in this order by cpuid_for_vcpu. */
 void cpuid_write_vendor(struct kvm_cpuid2 *c, const struct cpu_model *model);
 void cpuid_write_topology(struct kvm_cpuid2 *c, const struct cpu_model *model, unsigned index);
 void cpuid_write_caches(struct kvm_cpuid2 *c, const struct cpu_model *model);
+void cpuid_write_kvm(struct kvm_cpuid2 *c, const struct cpu_model *model);
 
 #endif

@@ -18,6 +18,7 @@ int machine_build(struct machine *m, const struct vm_config *cfg, struct kvm_cpu
 		  char *err, size_t errlen)
 {
 	m->mem_size = cfg->mem_size;
+	m->cpu.kvmclock = !cfg->kvmclock_off;
 	if (topology_resolve(&cfg->smp, &m->cpu.topo, err, errlen) < 0)
 		return -1;
 	switch (cfg->vendor) {
