@@ -4,7 +4,7 @@
 # on its own from the project root: make -f guest-tests/guest.mk guest-tests
 # Paths are relative to the project root. Everything here is GUEST_-prefixed.
 
-GUEST_TESTS := hello smp lifecycle
+GUEST_TESTS := hello smp lifecycle cpuid-topo
 
 # Included, this fragment must not become the includer's default goal.
 GUEST_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),yes)
@@ -20,14 +20,18 @@ GUEST_LIB_SRCS := \
 	$(GUEST_DIR)/lib/isr.S \
 	$(GUEST_DIR)/lib/apic.c \
 	$(GUEST_DIR)/lib/boot.c \
+	$(GUEST_DIR)/lib/check.c \
+	$(GUEST_DIR)/lib/cpuid.c \
 	$(GUEST_DIR)/lib/delay.c \
+	$(GUEST_DIR)/lib/fdt.c \
 	$(GUEST_DIR)/lib/idt.c \
 	$(GUEST_DIR)/lib/printf.c \
 	$(GUEST_DIR)/lib/report.c \
 	$(GUEST_DIR)/lib/serial.c \
 	$(GUEST_DIR)/lib/smp.c \
 	$(GUEST_DIR)/lib/string.c \
-	$(GUEST_DIR)/lib/testdev.c
+	$(GUEST_DIR)/lib/testdev.c \
+	$(GUEST_DIR)/lib/topo.c
 GUEST_LDS := $(GUEST_DIR)/lib/kernel.ld
 
 GUEST_LIB_OBJS := $(patsubst $(GUEST_DIR)/%,$(GUEST_BUILD)/%.o,$(basename $(GUEST_LIB_SRCS)))
