@@ -60,19 +60,23 @@ void kvmclock_destroy(struct kvmclock *k)
 /* KVM_GET_MSRS for the two system-time MSRs and the TSC of one vCPU. */
 static int read_clock_msrs(int vcpu_fd, uint64_t *new_msr, uint64_t *old_msr, uint64_t *tsc)
 {
-	struct {
-		struct kvm_msrs hdr;
-		struct kvm_msr_entry e[3];
-	} m = { .hdr.nmsrs = 3 };
-	m.e[0].index = MSR_KVM_SYSTEM_TIME_NEW;
-	m.e[1].index = MSR_KVM_SYSTEM_TIME;
-	m.e[2].index = MSR_IA32_TSC;
+	/* struct kvm_msrs ends in a flexible array: room for 3 entries after it. */
+	union {
+		struct kvm_msrs msrs;
+		uint8_t bytes[sizeof(struct kvm_msrs) + 3 * sizeof(struct kvm_msr_entry)];
+	} m;
+	memset(&m, 0, sizeof(m));
+	struct kvm_msr_entry *e = m.msrs.entries;
+	m.msrs.nmsrs = 3;
+	e[0].index = MSR_KVM_SYSTEM_TIME_NEW;
+	e[1].index = MSR_KVM_SYSTEM_TIME;
+	e[2].index = MSR_IA32_TSC;
 	int n = ioctl(vcpu_fd, KVM_GET_MSRS, &m);
 	if (n != 3)
 		return n < 0 ? -errno : -EIO;
-	*new_msr = m.e[0].data;
-	*old_msr = m.e[1].data;
-	*tsc = m.e[2].data;
+	*new_msr = e[0].data;
+	*old_msr = e[1].data;
+	*tsc = e[2].data;
 	return 0;
 }
 
@@ -131,8 +135,9 @@ int kvmclock_pause(struct kvmclock *k)
 {
 	struct kvm_clock_data data = { 0 };
 	if (ioctl(k->vm_fd, KVM_GET_CLOCK, &data) < 0) {
-		vmm_log("KVM_GET_CLOCK: %s", strerror(errno));
-		return -errno;
+		int e = errno; /* vmm_log may change errno */
+		vmm_log("KVM_GET_CLOCK: %s", strerror(e));
+		return -e;
 	}
 	k->saved_ns = data.clock;
 	if (!(data.flags & KVM_CLOCK_TSC_STABLE) || k->force_guest_view) {
@@ -150,8 +155,9 @@ int kvmclock_resume(struct kvmclock *k)
 		return 0;
 	struct kvm_clock_data data = { .clock = k->saved_ns };
 	if (ioctl(k->vm_fd, KVM_SET_CLOCK, &data) < 0) {
-		vmm_log("KVM_SET_CLOCK: %s", strerror(errno));
-		return -errno;
+		int e = errno; /* vmm_log may change errno */
+		vmm_log("KVM_SET_CLOCK: %s", strerror(e));
+		return -e;
 	}
 	k->have_saved = false;
 	return 0;

@@ -226,6 +226,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	vm->fd = -1;
 	vm->kvm.fd = -1;
 	vm->control.listen_fd = -1;
+	vm->stop.event_fd = -1;
+	vm->pause.event_fd = -1;
 	struct kernel_entry entry;
 	int rc;
 

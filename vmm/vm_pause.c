@@ -10,16 +10,15 @@
 int vm_pause_init(struct vm_pause *p)
 {
 	*p = (struct vm_pause){ .event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) };
-	if (p->event_fd < 0)
-		return -errno;
+	/* A failed init must still be safe to destroy. */
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->changed, NULL);
-	return 0;
+	return p->event_fd < 0 ? -errno : 0;
 }
 
 void vm_pause_destroy(struct vm_pause *p)
 {
-	if (p->event_fd > 0)
+	if (p->event_fd >= 0)
 		close(p->event_fd);
 	p->event_fd = -1;
 	pthread_cond_destroy(&p->changed);
