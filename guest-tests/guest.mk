@@ -46,7 +46,7 @@ GUEST_CFLAGS := -std=c11 -m64 -O2 -ffreestanding -fno-builtin -fno-pic -fno-pie 
 	-fno-delete-null-pointer-checks -fcf-protection=none \
 	-mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mcmodel=small \
 	-Wall -Wextra -Werror \
-	-I$(GUEST_DIR)/lib -Idevices -MMD -MP
+	-I$(GUEST_DIR)/lib -Idevices -Ivmm -MMD -MP
 GUEST_ASFLAGS := -m64 -fno-pic -fno-pie -Werror -I$(GUEST_DIR)/lib -MMD -MP
 GUEST_LDFLAGS := -m64 -nostdlib -static -Wl,-T,$(GUEST_LDS) -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,-z,max-page-size=0x1000

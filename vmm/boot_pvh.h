@@ -7,30 +7,7 @@
 #include <stdint.h>
 
 #include "guest_mem.h"
-
-/* xen/include/public/arch-x86/hvm/start_info.h, version 1. */
-#define HVM_START_MAGIC 0x336ec578
-struct hvm_start_info {
-	uint32_t magic;
-	uint32_t version;
-	uint32_t flags;
-	uint32_t nr_modules;
-	uint64_t modlist_paddr;
-	uint64_t cmdline_paddr;
-	uint64_t rsdp_paddr;
-	uint64_t memmap_paddr;
-	uint32_t memmap_entries;
-	uint32_t reserved;
-};
-
-#define HVM_MEMMAP_TYPE_RAM 1
-#define HVM_MEMMAP_TYPE_RESERVED 2
-struct hvm_memmap_table_entry {
-	uint64_t addr;
-	uint64_t size;
-	uint32_t type;
-	uint32_t reserved;
-};
+#include "pvh_abi.h"
 
 /* Write start_info, the memory map and the command line (may be NULL).
  * 0, or -1 with a reason in err (command line too long). */

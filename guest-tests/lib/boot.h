@@ -6,31 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HVM_START_MAGIC 0x336ec578
+/* The start_info layout is vmm's own (vmm/pvh_abi.h): one definition for both sides. */
+#include "pvh_abi.h"
 
-/* xen/include/public/arch-x86/hvm/start_info.h */
-struct hvm_start_info {
-	uint32_t magic;
-	uint32_t version;
-	uint32_t flags;
-	uint32_t nr_modules;
-	uint64_t modlist_paddr;
-	uint64_t cmdline_paddr;
-	uint64_t rsdp_paddr;
-	/* version >= 1 */
-	uint64_t memmap_paddr;
-	uint32_t memmap_entries;
-	uint32_t reserved;
-};
-
-struct hvm_memmap_table_entry {
-	uint64_t addr;
-	uint64_t size;
-	uint32_t type; /* 1 RAM, 2 reserved, 3 ACPI, 4 NVS, 5 unusable */
-	uint32_t reserved;
-};
-
-#define HVM_MEMMAP_TYPE_RAM 1
 #define BOOT_MEMMAP_MAX 32
 #define BOOT_CMDLINE_MAX 1024
 
