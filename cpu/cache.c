@@ -55,26 +55,60 @@ static bool read_deterministic_leaf(struct cache_model *m, struct kvm_cpuid2 *ho
 	return found;
 }
 
+/* The legacy associativity codes of 0x80000006 (APM vol. 3, Table E-4;
+ * Intel's 0x80000006 ECX[15:12] uses the same values): 0 disabled, 9 "see
+ * 0x8000001D", 0xF fully associative. */
+static const struct { uint32_t ways, code; } assoc_codes[] = {
+	{ 1, 0x1 },  { 2, 0x2 },  { 3, 0x3 },  { 4, 0x4 },  { 6, 0x5 },   { 8, 0x6 },
+	{ 16, 0x8 }, { 32, 0xa }, { 48, 0xb }, { 64, 0xc }, { 96, 0xd }, { 128, 0xe },
+};
+
+uint32_t cache_assoc_code(uint32_t ways)
+{
+	for (size_t i = 0; i < sizeof(assoc_codes) / sizeof(assoc_codes[0]); i++)
+		if (assoc_codes[i].ways == ways)
+			return assoc_codes[i].code;
+	return 0x9;
+}
+
+static uint32_t assoc_ways(uint32_t code)
+{
+	for (size_t i = 0; i < sizeof(assoc_codes) / sizeof(assoc_codes[0]); i++)
+		if (assoc_codes[i].code == code)
+			return assoc_codes[i].ways;
+	return 0; /* unknown: the default stays */
+}
+
+/* Older AMD: 0x80000005 ECX/EDX L1d/L1i size KiB [31:24], ways [23:16];
+ * 0x80000006 ECX L2 size KiB [31:16], EDX L3 size in 512 KiB [31:18], each
+ * with an associativity code at [15:12]. */
+static void read_legacy_amd(struct cache_model *m, struct kvm_cpuid2 *host)
+{
+	struct kvm_cpuid_entry2 *l1 = cpuid_find(host, 0x80000005, 0);
+	struct kvm_cpuid_entry2 *l2 = cpuid_find(host, 0x80000006, 0);
+	struct { struct cache_desc *c; uint32_t size, ways; } found[] = {
+		{ &m->cache[CACHE_L1D], l1 ? (l1->ecx >> 24) << 10 : 0, l1 ? (l1->ecx >> 16) & 0xff : 0 },
+		{ &m->cache[CACHE_L1I], l1 ? (l1->edx >> 24) << 10 : 0, l1 ? (l1->edx >> 16) & 0xff : 0 },
+		{ &m->cache[CACHE_L2], l2 ? (l2->ecx >> 16) << 10 : 0, l2 ? assoc_ways((l2->ecx >> 12) & 0xf) : 0 },
+		{ &m->cache[CACHE_L3], l2 ? (l2->edx >> 18) * (512u << 10) : 0,
+		  l2 ? assoc_ways((l2->edx >> 12) & 0xf) : 0 },
+	};
+	for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
+		if (found[i].size)
+			found[i].c->size = found[i].size;
+		/* 0xFF in 0x80000005 is "fully associative": keep the default. */
+		if (found[i].ways && found[i].ways != 0xff)
+			found[i].c->ways = found[i].ways;
+	}
+}
+
 void cache_model_from_host(struct cache_model *m, struct kvm_cpuid2 *host)
 {
 	memcpy(m->cache, default_caches, sizeof(m->cache));
 	m->have_l3 = false;
-	struct kvm_cpuid_entry2 *vendor = cpuid_find(host, 0, 0);
-	bool amd = vendor && vendor->ebx == 0x68747541; /* "Auth" */
-	if (!read_deterministic_leaf(m, host, amd ? 0x8000001d : 4) && amd) {
-		/* Older AMD: 0x80000005 ECX L1d size KiB [31:24], EDX L1i;
-		 * 0x80000006 ECX L2 size KiB [31:16]. Ways stay the defaults. */
-		struct kvm_cpuid_entry2 *l1 = cpuid_find(host, 0x80000005, 0);
-		struct kvm_cpuid_entry2 *l2 = cpuid_find(host, 0x80000006, 0);
-		if (l1 && (l1->ecx >> 24))
-			m->cache[CACHE_L1D].size = (l1->ecx >> 24) << 10;
-		if (l1 && (l1->edx >> 24))
-			m->cache[CACHE_L1I].size = (l1->edx >> 24) << 10;
-		if (l2 && (l2->ecx >> 16))
-			m->cache[CACHE_L2].size = (l2->ecx >> 16) << 10;
-		if (l2 && (l2->edx >> 18))
-			m->cache[CACHE_L3].size = (l2->edx >> 18) * (512u << 10);
-	}
+	bool amd = cpuid_vendor(host) == CPU_VENDOR_AMD; /* Hygon too */
+	if (!read_deterministic_leaf(m, host, amd ? 0x8000001d : 4) && amd)
+		read_legacy_amd(m, host);
 	/* A host value that does not divide evenly into sets is replaced by the
 	 * default, so every cache satisfies size = ways * line * sets. */
 	for (int i = 0; i < CACHE_COUNT; i++) {
@@ -104,6 +138,11 @@ static uint32_t fitting_ways(uint32_t ways, uint32_t line, uint32_t size)
 
 static const char *const cache_key[CACHE_COUNT] = { "l1d-size", "l1i-size", "l2-size", "l3-size" };
 
+/* What the legacy leaves can say: L1 in KiB in 8 bits (0x80000005), L2 in
+ * KiB in 16 bits, L3 in 512 KiB units (0x80000006). */
+static const uint64_t size_min[CACHE_COUNT] = { 1 << 10, 1 << 10, 1 << 10, 512 << 10 };
+static const uint64_t size_max[CACHE_COUNT] = { 128 << 10, 128 << 10, 32 << 20, 1 << 30 };
+
 int cache_model_configure(struct cache_model *m, const struct cache_overrides *o, bool l3,
 			  char *err, size_t errlen)
 {
@@ -111,9 +150,11 @@ int cache_model_configure(struct cache_model *m, const struct cache_overrides *o
 		uint64_t size = o->size[i];
 		if (!size)
 			continue;
-		if (!is_power_of_two(size) || size < 1024 || size > (1ull << 30)) {
-			snprintf(err, errlen, "%s %llu: expected a power of two from 1K to 1G",
-				 cache_key[i], (unsigned long long)size);
+		if (!is_power_of_two(size) || size < size_min[i] || size > size_max[i]) {
+			snprintf(err, errlen, "%s %llu: expected a power of two from %lluK to %lluK",
+				 cache_key[i], (unsigned long long)size,
+				 (unsigned long long)(size_min[i] >> 10),
+				 (unsigned long long)(size_max[i] >> 10));
 			return -1;
 		}
 		struct cache_desc *c = &m->cache[i];

@@ -61,6 +61,9 @@ unsigned cache_sharing(const struct cache_desc *c, const struct topology *topo);
  * leaf 4 reports, and what apic >> bits groups by. */
 unsigned cache_sharing_ids(const struct cache_desc *c, const struct topology *topo);
 
+/* The legacy associativity code (0x80000006, both vendors) for `ways`. */
+uint32_t cache_assoc_code(uint32_t ways);
+
 /* The caches the guest sees, in CPUID subleaf order: L1d, L1i, L2, [L3]. */
 unsigned cache_model_count(const struct cache_model *m);
 

@@ -78,14 +78,19 @@ struct kvm_cpuid_entry2 *cpuid_set(struct kvm_cpuid2 *c, uint32_t function, uint
 	return e;
 }
 
-void cpuid_remove(struct kvm_cpuid2 *c, uint32_t function)
+void cpuid_remove_range(struct kvm_cpuid2 *c, uint32_t first, uint32_t last)
 {
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < c->nent; i++)
-		if (c->entries[i].function != function)
+		if (c->entries[i].function < first || c->entries[i].function > last)
 			c->entries[kept++] = c->entries[i];
 	c->padding += c->nent - kept;
 	c->nent = kept;
+}
+
+void cpuid_remove(struct kvm_cpuid2 *c, uint32_t function)
+{
+	cpuid_remove_range(c, function, function);
 }
 
 enum cpu_vendor cpuid_vendor(struct kvm_cpuid2 *c)

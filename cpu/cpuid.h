@@ -24,14 +24,18 @@ struct kvm_cpuid2 *cpuid_for_vcpu(const struct kvm_cpuid2 *base, const struct cp
  * functions flagged KVM_CPUID_FLAG_SIGNIFCANT_INDEX. */
 struct kvm_cpuid_entry2 *cpuid_find(struct kvm_cpuid2 *c, uint32_t function, uint32_t index);
 
-/* Replace or append (function, index). The table must have room: tables made
- * by cpuid_for_vcpu have CPUID_SPARE_ENTRIES spare. Returns the entry or NULL. */
+/* Replace or append (function, index). Appending needs spare room, which
+ * only a table under construction in cpuid_for_vcpu has (CPUID_SPARE_ENTRIES,
+ * counted in `padding`); a finished table has none. Returns the entry, or
+ * NULL when there is no room. */
 #define CPUID_SPARE_ENTRIES 64
 struct kvm_cpuid_entry2 *cpuid_set(struct kvm_cpuid2 *c, uint32_t function, uint32_t index,
 				   uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx);
 
-/* Drop every entry of `function` (all subleaves). */
+/* Drop every entry of `function` (all subleaves), or of every function in
+ * [first, last]. */
 void cpuid_remove(struct kvm_cpuid2 *c, uint32_t function);
+void cpuid_remove_range(struct kvm_cpuid2 *c, uint32_t first, uint32_t last);
 
 /* The per-leaf writers, one file each (cpuid_vendor.c, cpuid_topology.c,
  * cpuid_cache.c, cpuid_kvm.c), applied in this order by cpuid_for_vcpu. */

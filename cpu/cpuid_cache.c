@@ -61,22 +61,9 @@ static void write_intel_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 	 * Intel reserves 0x80000005 and 0x80000006 EDX. */
 	const struct cache_desc *l2 = &m->caches.cache[CACHE_L2];
 	cpuid_set(c, 0x80000005, 0, 0, 0, 0, 0);
-	cpuid_set(c, 0x80000006, 0, 0, 0, ((l2->size >> 10) << 16) | (0x6u << 12) | l2->line, 0);
+	cpuid_set(c, 0x80000006, 0, 0, 0,
+		  ((l2->size >> 10) << 16) | (cache_assoc_code(l2->ways) << 12) | l2->line, 0);
 	cpuid_remove(c, 0x8000001d);
-}
-
-/* The L2/L3 associativity code of 0x80000006 (APM vol. 3, Table E-4):
- * 0 disabled, 9 "see 0x8000001D" for counts without a code of their own. */
-static uint32_t amd_assoc_code(uint32_t ways)
-{
-	static const struct { uint32_t ways, code; } codes[] = {
-		{ 1, 0x1 },  { 2, 0x2 },  { 3, 0x3 },  { 4, 0x4 },  { 6, 0x5 },   { 8, 0x6 },
-		{ 16, 0x8 }, { 32, 0xa }, { 48, 0xb }, { 64, 0xc }, { 96, 0xd }, { 128, 0xe },
-	};
-	for (unsigned i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (codes[i].ways == ways)
-			return codes[i].code;
-	return 0x9;
 }
 
 /* 0x80000005 ECX/EDX (L1d/L1i): size KiB [31:24], ways [23:16] (0xFF fully
@@ -109,7 +96,7 @@ static void write_amd_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 	uint32_t l2tlb_eax = l2l3 ? l2l3->eax : 0, l2tlb_ebx = l2l3 ? l2l3->ebx : 0;
 	const struct cache_desc *l2 = &cache[CACHE_L2], *l3 = &cache[CACHE_L3];
 	/* ECX: L2 size KiB [31:16], assoc [15:12], lines/tag [11:8], line [7:0]. */
-	uint32_t ecx = ((l2->size >> 10) << 16) | (amd_assoc_code(l2->ways) << 12) | (1u << 8) |
+	uint32_t ecx = ((l2->size >> 10) << 16) | (cache_assoc_code(l2->ways) << 12) | (1u << 8) |
 		       l2->line;
 	/* EDX: L3 size in 512 KiB units [31:18], same fields below. Without an
 	 * L3 it says "disabled" (size 0, associativity code 0) but keeps the line
@@ -118,7 +105,7 @@ static void write_amd_caches(struct kvm_cpuid2 *c, const struct cpu_model *m)
 	 * this encoding it takes the last 0x8000001D cache (the per-core L2). */
 	uint32_t edx = l3->line;
 	if (m->caches.have_l3)
-		edx = ((l3->size / (512u << 10)) << 18) | (amd_assoc_code(l3->ways) << 12) |
+		edx = ((l3->size / (512u << 10)) << 18) | (cache_assoc_code(l3->ways) << 12) |
 		      (1u << 8) | l3->line;
 	cpuid_set(c, 0x80000006, 0, l2tlb_eax, l2tlb_ebx, ecx, edx);
 	/* AMD defines no leaf 4: Linux reads 0x8000001D on AMD. */

@@ -39,7 +39,7 @@ void cpuid_write_vendor(struct kvm_cpuid2 *c, const struct cpu_model *model)
 		cpuid_set(c, 0x80000000, 0, max_ext, ebx, ecx, edx);
 	} else {
 		cpuid_set(c, 0x80000000, 0, MAX_EXT_LEAF_INTEL, 0, 0, 0);
-		for (uint32_t leaf = MAX_EXT_LEAF_INTEL + 1; leaf <= 0x80000021; leaf++)
-			cpuid_remove(c, leaf);
+		/* KVM answers from any entry it has, even above the maximum. */
+		cpuid_remove_range(c, MAX_EXT_LEAF_INTEL + 1, 0x8000ffff);
 	}
 }

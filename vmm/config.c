@@ -157,7 +157,8 @@ static int set_cache_size(struct vm_config *cfg, enum cache_index i, const char 
 			  const char *v, char *err, size_t errlen)
 {
 	uint64_t size;
-	/* A power of two from 1 KiB to 1 GiB: every cache's sets must come out whole. */
+	/* A power of two, so every cache's sets come out whole; the range per
+	 * level is the cache model's to check (cache_model_configure). */
 	if (!parse_size(v, &size) || size < 1024 || size > (1ULL << 30) || (size & (size - 1))) {
 		snprintf(err, errlen, "%s '%s': expected a power-of-two size from 1K to 1G", key, v);
 		return -1;

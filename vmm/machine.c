@@ -53,17 +53,19 @@ static void family_model(struct kvm_cpuid2 *host, unsigned *family, unsigned *mo
 
 const char *machine_l3_caveat(const struct machine *m, struct kvm_cpuid2 *host)
 {
-	/* With one core per socket there is nothing to keep apart. */
-	if (m->cpu.caches.have_l3 || m->cpu.vendor != CPU_VENDOR_AMD || m->cpu.topo.cores < 2)
+	const struct topology *t = &m->cpu.topo;
+	if (m->cpu.caches.have_l3 || m->cpu.vendor != CPU_VENDOR_AMD)
 		return NULL;
 	unsigned family, model;
 	family_model(host, &family, &model);
 	/* Linux (cacheinfo_amd_init_llc_id) ignores the cache leaves here and
-	 * groups CPUs by APIC ID bits 3 and up, or by node. */
-	if (family == 0x17 && model <= 0x1f)
+	 * groups CPUs by APIC ID bits 3 and up: cores (of any socket) share a
+	 * group unless each core spans 8 IDs. Before 17h it groups by node, our
+	 * socket: only cores of one socket share. */
+	if (family == 0x17 && model <= 0x1f && t->sockets * t->cores > 1 && t->smt_bits < 3)
 		return "l3-cache off: a Linux guest on AMD family 17h models 00h-1Fh takes APIC ID >> 3 "
 		       "as its LLC, so up to 8 APIC IDs still share one (use --cpu-vendor intel)";
-	if (family < 0x17)
+	if (family < 0x17 && t->cores > 1)
 		return "l3-cache off: a Linux guest on AMD families before 17h takes the node as its LLC, "
 		       "so the cores of a socket still share one (use --cpu-vendor intel)";
 	return NULL;

@@ -16,5 +16,12 @@ Suite *debug_exit_suite(void);
 Suite *serial_suite(void);
 Suite *console_suite(void);
 Suite *cpuid_suite(void);
+Suite *topology_suite(void);
+Suite *cache_suite(void);
+Suite *cpuid_leaves_suite(void);
+Suite *machine_fdt_suite(void);
+Suite *pvclock_suite(void);
+Suite *kvmclock_suite(void);
+Suite *vm_pause_suite(void);
 
 #endif

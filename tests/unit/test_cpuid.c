@@ -151,6 +151,132 @@ START_TEST(test_find_significant_index)
 }
 END_TEST
 
+/* A table of the base's entries with `spare` entries of room, tracked the
+ * way cpuid_set expects (the padding field counts the spare entries). */
+static struct kvm_cpuid2 *with_room(unsigned spare)
+{
+	struct kvm_cpuid2 *c = calloc(1, table_bytes(base) + spare * sizeof(base->entries[0]));
+	ck_assert_ptr_nonnull(c);
+	memcpy(c, base, table_bytes(base));
+	c->padding = spare;
+	return c;
+}
+
+START_TEST(test_set_appends_with_index_flag)
+{
+	/* The leaves whose output depends on ECX (SDM vol. 2A: 04H, 07H, 0BH,
+	 * 0DH, 1FH; APM: 8000001DH) are appended with SIGNIFCANT_INDEX. */
+	static const uint32_t indexed[] = { 4, 7, 0xb, 0xd, 0x1f, 0x8000001du };
+	/* Plain leaves are not: KVM would then match them only at index 0. */
+	static const uint32_t plain[] = { 2, 0x80000001u, 0x80000005u, 0x80000006u, 0x8000001eu,
+					  0x40000000u };
+	unsigned n = sizeof(indexed) / sizeof(indexed[0]) + sizeof(plain) / sizeof(plain[0]);
+	struct kvm_cpuid2 *c = with_room(n);
+	uint32_t nent = c->nent;
+	for (unsigned i = 0; i < sizeof(indexed) / sizeof(indexed[0]); i++) {
+		/* Index 5: none of these is in the base at index 5. */
+		struct kvm_cpuid_entry2 *e = cpuid_set(c, indexed[i], 5, 1, 2, 3, 4);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->function, indexed[i]);
+		ck_assert_uint_eq(e->index, 5);
+		ck_assert_uint_eq(e->flags, KVM_CPUID_FLAG_SIGNIFCANT_INDEX);
+		ck_assert(e->eax == 1 && e->ebx == 2 && e->ecx == 3 && e->edx == 4);
+		ck_assert_uint_eq(c->nent, ++nent);
+		/* Found again at its index, and not at another. */
+		ck_assert_ptr_eq(cpuid_find(c, indexed[i], 5), e);
+		ck_assert_ptr_ne(cpuid_find(c, indexed[i], 6), e);
+	}
+	for (unsigned i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		struct kvm_cpuid_entry2 *e = cpuid_set(c, plain[i], 0, 5, 6, 7, 8);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->function, plain[i]);
+		ck_assert_uint_eq(e->flags, 0);
+		ck_assert_uint_eq(c->nent, ++nent);
+	}
+	/* The room is used up: one more new entry does not fit. */
+	ck_assert_ptr_null(cpuid_set(c, 0x40000001u, 0, 0, 0, 0, 0));
+	ck_assert_uint_eq(c->nent, nent);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_set_replaces_in_place)
+{
+	struct kvm_cpuid2 *c = with_room(0);
+	/* An existing plain leaf: same entry, same count, new registers. */
+	struct kvm_cpuid_entry2 *e = cpuid_set(c, 1, 0, 0x11, 0x22, 0x33, 0x44);
+	ck_assert_ptr_eq(e, &c->entries[1]);
+	ck_assert_uint_eq(c->nent, NENT);
+	ck_assert(e->eax == 0x11 && e->ebx == 0x22 && e->ecx == 0x33 && e->edx == 0x44);
+	/* An existing indexed subleaf: leaf 4 index 1 is entries[3]; the flag stays. */
+	e = cpuid_set(c, 4, 1, 9, 9, 9, 9);
+	ck_assert_ptr_eq(e, &c->entries[3]);
+	ck_assert_uint_eq(e->flags, KVM_CPUID_FLAG_SIGNIFCANT_INDEX);
+	ck_assert_uint_eq(c->nent, NENT);
+	/* A new subleaf without room: NULL, nothing written. */
+	ck_assert_ptr_null(cpuid_set(c, 4, 3, 0, 0, 0, 0));
+	ck_assert_uint_eq(c->nent, NENT);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_remove)
+{
+	struct kvm_cpuid2 *c = with_room(0);
+	/* Leaf 4's three subleaves go; the rest keep their order. */
+	cpuid_remove(c, 4);
+	ck_assert_uint_eq(c->nent, NENT - 3);
+	ck_assert_uint_eq(c->entries[0].function, 0);
+	ck_assert_uint_eq(c->entries[1].function, 1);
+	ck_assert_uint_eq(c->entries[2].function, 0x80000000u);
+	ck_assert_ptr_null(cpuid_find(c, 4, 0));
+	/* Removing what is not there changes nothing. */
+	cpuid_remove(c, 0x8000001du);
+	ck_assert_uint_eq(c->nent, NENT - 3);
+	/* The freed entries are room for new ones. */
+	ck_assert_ptr_nonnull(cpuid_set(c, 0xb, 0, 0, 1, 0x100, 0));
+	ck_assert_ptr_nonnull(cpuid_set(c, 0xb, 1, 0, 1, 0x201, 0));
+	ck_assert_ptr_nonnull(cpuid_set(c, 0xb, 2, 0, 0, 2, 0));
+	ck_assert_uint_eq(c->nent, NENT);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_vendor_from_leaf0)
+{
+	struct kvm_cpuid2 *c = with_room(0);
+	/* EBX "Genu" (0x756e6547): Intel. */
+	ck_assert_int_eq(cpuid_vendor(c), CPU_VENDOR_INTEL);
+	/* EBX "Auth" (0x68747541): AMD. */
+	c->entries[0].ebx = 0x68747541;
+	ck_assert_int_eq(cpuid_vendor(c), CPU_VENDOR_AMD);
+	/* EBX "Hygo" (0x6f677948), HygonGenuine: AMD's encodings. */
+	c->entries[0].ebx = 0x6f677948;
+	ck_assert_int_eq(cpuid_vendor(c), CPU_VENDOR_AMD);
+	/* No leaf 0: Intel. */
+	cpuid_remove(c, 0);
+	ck_assert_int_eq(cpuid_vendor(c), CPU_VENDOR_INTEL);
+	free(c);
+	ck_assert_str_eq(cpu_vendor_string(CPU_VENDOR_INTEL), "GenuineIntel");
+	ck_assert_str_eq(cpu_vendor_string(CPU_VENDOR_AMD), "AuthenticAMD");
+}
+END_TEST
+
+START_TEST(test_vcpu_table_is_closed)
+{
+	/* cpuid.h: a finished table has no spare room (padding 0, what
+	 * KVM_SET_CPUID2 is handed); appending to it must fail, not overrun. */
+	struct cpu_model m = model_for(2, 1, 2, 1);
+	struct kvm_cpuid2 *c = cpuid_for_vcpu(base, &m, 1);
+	ck_assert_ptr_nonnull(c);
+	uint32_t nent = c->nent;
+	ck_assert_uint_eq(c->padding, 0);
+	ck_assert_ptr_null(cpuid_set(c, 0x40000100u, 0, 1, 2, 3, 4));
+	ck_assert_uint_eq(c->nent, nent);
+	free(c);
+}
+END_TEST
+
 Suite *cpuid_suite(void)
 {
 	Suite *s = suite_create("cpuid");
@@ -161,6 +287,11 @@ Suite *cpuid_suite(void)
 	tcase_add_test(tc, test_apic_id_sparse);
 	tcase_add_test(tc, test_base_not_modified);
 	tcase_add_test(tc, test_find_significant_index);
+	tcase_add_test(tc, test_set_appends_with_index_flag);
+	tcase_add_test(tc, test_set_replaces_in_place);
+	tcase_add_test(tc, test_remove);
+	tcase_add_test(tc, test_vendor_from_leaf0);
+	tcase_add_test(tc, test_vcpu_table_is_closed);
 	suite_add_tcase(s, tc);
 	return s;
 }

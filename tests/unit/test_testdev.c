@@ -56,7 +56,7 @@ static void setup(void)
 	memset(ram, 0xee, RAM_SIZE);
 	ck_assert(guest_mem_layout(&mem, ram, RAM_SIZE));
 	results_init(&results);
-	dev = (struct testdev){ &mem, &results, lookup, &param_calls };
+	dev = (struct testdev){ &mem, &results, { lookup, NULL, &param_calls } };
 	param_calls = 0;
 }
 
@@ -275,7 +275,8 @@ START_TEST(test_port_io)
 {
 	struct io_bus bus;
 	memset(&bus, 0, sizeof(bus));
-	ck_assert_int_eq(testdev_init(&dev, &bus, &mem, &results, lookup, &param_calls), 0);
+	const struct testdev_host host = { lookup, NULL, &param_calls };
+	ck_assert_int_eq(testdev_init(&dev, &bus, &mem, &results, &host), 0);
 	put_msg(MSG_GPA, TESTDEV_OP_PARAM, NO_STATUS, 0, "loops", 6);
 	/* A 32-bit OUT of the message's address to port 0xf8, little-endian. */
 	uint8_t data[4] = { MSG_GPA & 0xff, (MSG_GPA >> 8) & 0xff, 0, 0 };
