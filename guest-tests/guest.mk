@@ -4,7 +4,7 @@
 # on its own from the project root: make -f guest-tests/guest.mk guest-tests
 # Paths are relative to the project root. Everything here is GUEST_-prefixed.
 
-GUEST_TESTS := hello smp lifecycle cpuid-topo
+GUEST_TESTS := hello smp lifecycle cpuid-topo kvmclock
 
 # Included, this fragment must not become the includer's default goal.
 GUEST_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),yes)
@@ -26,6 +26,7 @@ GUEST_LIB_SRCS := \
 	$(GUEST_DIR)/lib/fdt.c \
 	$(GUEST_DIR)/lib/idt.c \
 	$(GUEST_DIR)/lib/printf.c \
+	$(GUEST_DIR)/lib/pvclock.c \
 	$(GUEST_DIR)/lib/report.c \
 	$(GUEST_DIR)/lib/serial.c \
 	$(GUEST_DIR)/lib/smp.c \
