@@ -4,7 +4,7 @@
 # on its own from the project root: make -f guest-tests/guest.mk guest-tests
 # Paths are relative to the project root. Everything here is GUEST_-prefixed.
 
-GUEST_TESTS := hello smp lifecycle cpuid-topo kvmclock
+GUEST_TESTS := hello smp lifecycle cpuid-topo kvmclock kvmclock-hostile
 
 # Included, this fragment must not become the includer's default goal.
 GUEST_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),yes)

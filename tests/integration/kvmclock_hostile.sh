@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# A guest pointing its kvmclock MSRs outside RAM, at a misaligned address
+# and across a page: vmm treats those kvmclocks as inactive, warns once per
+# vCPU (not once per pause), and the VM keeps running through two pauses.
+set -u
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+out=$("$VMM" run --timeout "$TEST_TIMEOUT" --cpus 3 --kvmclock-guest-view \
+	"$GUEST/kvmclock-hostile.elf" 2>&1)
+status=$?
+warnings() { grep -c "vcpu $1: kvmclock MSR .* $2: treating its kvmclock as inactive" <<<"$out"; }
+tap_check "kvmclock: hostile MSRs, the VM runs on and passes" \
+	"$([ "$status" -eq 1 ] && ! grep -q '^FAIL' <<<"$out"; echo $?)" "status $status" "$out"
+tap_check "kvmclock: MSR outside RAM warned once" "$([ "$(warnings 0 'points outside guest RAM')" -eq 1 ]; echo $?)" "$out"
+tap_check "kvmclock: misaligned MSR warned once" "$([ "$(warnings 1 'is not 4-byte aligned')" -eq 1 ]; echo $?)" "$out"
+tap_check "kvmclock: record across a page warned once" \
+	"$([ "$(warnings 2 'across a page boundary')" -eq 1 ]; echo $?)" "$out"
