@@ -97,3 +97,10 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 else
 	echo "# skipped: no /dev/kvm (cannot make a private mount namespace here)"
 fi
+
+# No /dev/kvm and no way to run the rig: the rig names what to install.
+out=$(PATH=/nonexistent /bin/bash "$ROOT/tests/rig/run" --nested -- true 2>&1)
+status=$?
+tap_check "bad input: no KVM and no QEMU for the rig" \
+	"$([ "$status" -eq 125 ] && grep -q 'install: apt-get install qemu-system-x86' <<<"$out"; echo $?)" \
+	"status $status, output: $out"
