@@ -27,6 +27,8 @@ static const struct option long_options[] = {
 	{ "l3-size", required_argument, NULL, OPT_KEY },
 	{ "dump-dtb", required_argument, NULL, OPT_KEY },
 	{ "control", required_argument, NULL, OPT_KEY },
+	{ "stats", no_argument, NULL, OPT_FLAG },
+	{ "stats-json", required_argument, NULL, OPT_KEY },
 	{ "kvmclock", required_argument, NULL, OPT_KEY },
 	{ "kvmclock-guest-view", no_argument, NULL, OPT_FLAG },
 	{ "cmdline", required_argument, NULL, OPT_KEY },
@@ -71,6 +73,8 @@ void cli_print_help(void)
 	       "  --param NAME=VALUE  a number the test kernel can ask for (repeatable)\n"
 	       "  --control PATH      a UNIX socket taking JSON lines: pause, resume, status, quit\n"
 	       "  --report-memory     at exit, print vmm's peak RSS and the guest RAM touched\n"
+	       "  --stats             at exit, print KVM's per-vCPU statistics (exits, HLTs, ...)\n"
+	       "  --stats-json FILE   write them to FILE as JSON\n"
 	       "\n"
 	       "exit status: the guest's debug-exit status ((v << 1) | 1) when it reports one;\n"
 	       "0 on power-off or --expect match; 1 on VM failure; 2 on bad input; 124 on timeout.\n");

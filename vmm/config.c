@@ -26,6 +26,7 @@ void config_free(struct vm_config *cfg)
 	free(cfg->expect);
 	free(cfg->dump_dtb);
 	free(cfg->control);
+	free(cfg->stats_json);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -192,6 +193,20 @@ static int set_control(struct vm_config *cfg, const char *v, char *err, size_t e
 	return set_string(&cfg->control, v, err, errlen);
 }
 
+static int set_stats(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	if (!parse_bool(v, &cfg->stats)) {
+		snprintf(err, errlen, "stats '%s': expected on or off", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_stats_json(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->stats_json, v, err, errlen);
+}
+
 static int set_dump_dtb(struct vm_config *cfg, const char *v, char *err, size_t errlen)
 {
 	return set_string(&cfg->dump_dtb, v, err, errlen);
@@ -344,6 +359,8 @@ static const struct config_key config_keys[] = {
 	{ "run", "report-memory", set_report_memory },
 	{ "run", "dump-dtb", set_dump_dtb },
 	{ "run", "control", set_control },
+	{ "run", "stats", set_stats },
+	{ "run", "stats-json", set_stats_json },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
 #ifdef VMM_TEST_FAULTS
 	{ NULL, "test-fault", set_test_fault },

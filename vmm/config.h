@@ -30,6 +30,8 @@ struct vm_config {
 	char *expect;
 	char *dump_dtb;                 /* write the FDT here and exit */
 	char *control;                  /* the control socket's path */
+	char *stats_json;               /* write KVM statistics here at exit */
+	bool stats;                     /* print KVM statistics at exit */
 	struct topology_request smp; /* cpus, sockets, cores, threads; 0 = derive */
 	enum l3_mode l3;
 	enum vendor_choice vendor;

@@ -56,11 +56,16 @@ static char *run_command(const struct control_ops *ops, const char *cmd)
 		return ops->resume(ops->opaque) == 0 ? return_reply(NULL)
 						     : error_reply("GenericError", "resume failed");
 	}
+	if (strcmp(cmd, "stats") == 0) {
+		json_object *st = ops->stats ? ops->stats(ops->opaque) : NULL;
+		return st ? return_reply(st)
+			  : error_reply("GenericError", "KVM statistics not available");
+	}
 	if (strcmp(cmd, "quit") == 0) {
 		ops->quit(ops->opaque);
 		return return_reply(NULL);
 	}
-	return error_reply("CommandNotFound", "unknown command (pause, resume, status, quit)");
+	return error_reply("CommandNotFound", "unknown command (pause, resume, status, stats, quit)");
 }
 
 static bool only_blanks(const char *s, size_t n)

@@ -2,6 +2,7 @@
  *   {"execute": "pause"}  -> {"return": {}}
  *   {"execute": "resume"} -> {"return": {}}
  *   {"execute": "status"} -> {"return": {"status": "running"|"paused", "vcpus": N}}
+ *   {"execute": "stats"}  -> {"return": KVM's statistics so far (stats_report.h)}
  *   {"execute": "quit"}   -> {"return": {}}, then the VM ends (exit status 0)
  * Anything else gets {"error": {"class": "...", "desc": "..."}}; an error
  * never touches the VM. Pure: the VM is reached through callbacks. */
@@ -19,6 +20,8 @@ struct control_ops {
 	bool (*paused)(void *opaque);
 	unsigned (*vcpus)(void *opaque);
 	void (*quit)(void *opaque);
+	/* A JSON object (json_object *), or NULL when there are no statistics. */
+	void *(*stats)(void *opaque);
 	void *opaque;
 };
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../cpu/cpuid.h"
@@ -20,6 +21,7 @@
 #include "log.h"
 #include "machine_fdt.h"
 #include "main_loop.h"
+#include "stats_report.h"
 #include "vm_control.h"
 #include "memory_report.h"
 
@@ -297,6 +299,36 @@ static int dump_dtb(struct vm *vm)
 	return EXIT_STATUS_OK;
 }
 
+/* KVM's statistics, when asked for by --stats, --stats-json or a control
+ * socket (whose clients may ask live). */
+static void start_stats(struct vm *vm)
+{
+	char err[256];
+	if (!vm->cfg->stats && !vm->cfg->stats_json && !vm->cfg->control)
+		return;
+	if (ioctl(vm->kvm.fd, KVM_CHECK_EXTENSION, KVM_CAP_BINARY_STATS_FD) <= 0) {
+		vmm_log("KVM statistics: not available on this kernel (no KVM_CAP_BINARY_STATS_FD)");
+		return;
+	}
+	if (vm_stats_open(&vm->stats, vm->vcpu_fds, vm->nvcpus, err, sizeof(err)) < 0 ||
+	    vm_stats_sample(&vm->stats) < 0) {
+		vmm_log("KVM statistics: %s", err);
+		vm_stats_close(&vm->stats);
+		return;
+	}
+	vm->have_stats = true;
+}
+
+static void report_stats(struct vm *vm)
+{
+	if (!vm->have_stats || vm_stats_sample(&vm->stats) < 0)
+		return;
+	if (vm->cfg->stats)
+		stats_report_table(&vm->stats, stderr);
+	if (vm->cfg->stats_json)
+		stats_report_write_json(&vm->stats, vm->cfg->stats_json);
+}
+
 int vm_run(struct vm *vm)
 {
 	if (vm->cfg->dump_dtb)
@@ -305,6 +337,7 @@ int vm_run(struct vm *vm)
 	const char *caveat = machine_l3_caveat(&vm->machine, vm->host_cpuid);
 	if (caveat && vm->cfg->l3 == L3_OFF)
 		vmm_log("%s", caveat);
+	start_stats(vm);
 	for (unsigned i = 0; i < vm->nvcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i]) < 0) {
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
@@ -319,6 +352,7 @@ int vm_run(struct vm *vm)
 		vcpu_join(&vm->vcpus[i]);
 	console_flush(&vm->console);
 	results_print(&vm->results, stderr);
+	report_stats(vm);
 	if (vm->cfg->report_memory)
 		memory_report_print(&vm->mem, stderr);
 	return final_status(vm);
@@ -347,6 +381,8 @@ void vm_destroy(struct vm *vm)
 		control_close(&vm->control);
 		/* fall through */
 	case BUILT_VCPUS:
+		if (vm->have_stats)
+			vm_stats_close(&vm->stats);
 		kvmclock_destroy(&vm->kvmclock);
 		for (unsigned i = 0; i < vm->nvcpus; i++)
 			vcpu_destroy(&vm->vcpus[i]);

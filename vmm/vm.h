@@ -17,6 +17,7 @@
 #include "kvm.h"
 #include "machine.h"
 #include "results.h"
+#include "stats.h"
 #include "vcpu.h"
 #include "vm_pause.h"
 #include "vm_stop.h"
@@ -35,6 +36,8 @@ struct vm {
 	struct vm_pause pause;
 	struct kvmclock kvmclock;
 	bool paused; /* by the control socket; main thread only */
+	struct vm_stats stats;
+	bool have_stats; /* KVM's statistics are being sampled */
 	struct control control;
 	int *vcpu_fds; /* for the clock, which reads every vCPU's MSRs */
 	struct console console;

@@ -4,6 +4,7 @@
 
 #include "exit_status.h"
 #include "log.h"
+#include "stats_report.h"
 #include "vm.h"
 
 static int control_pause(void *opaque)
@@ -37,14 +38,25 @@ static void control_quit(void *opaque)
 	vm_stop_request(&vm->stop, STOP_QUIT, EXIT_STATUS_OK);
 }
 
+static void *control_stats(void *opaque)
+{
+	struct vm *vm = opaque;
+	if (!vm->have_stats || vm_stats_sample(&vm->stats) < 0)
+		return NULL;
+	return stats_report_json(&vm->stats);
+}
+
 int vm_control_open(struct vm *vm)
 {
 	char err[256];
 	vm->control.listen_fd = -1;
 	if (!vm->cfg->control)
 		return 0;
-	const struct control_ops ops = { control_pause, control_resume, control_paused,
-					 control_vcpus, control_quit, vm };
+	const struct control_ops ops = {
+		.pause = control_pause,	  .resume = control_resume, .paused = control_paused,
+		.vcpus = control_vcpus,	  .quit = control_quit,	    .stats = control_stats,
+		.opaque = vm,
+	};
 	if (control_open(&vm->control, vm->cfg->control, &ops, err, sizeof(err)) < 0) {
 		vmm_log("%s", err);
 		return EXIT_STATUS_USAGE;
