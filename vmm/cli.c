@@ -48,6 +48,8 @@ static const struct option long_options[] = {
 void cli_print_help(void)
 {
 	printf("usage: vmm run [options] KERNEL\n"
+	       "       vmm ab --vary KEY=V1,V2[,...] [--rounds N] [--metric NAME]... [--json FILE]\n"
+	       "              [run options] KERNEL\n"
 	       "       vmm --help | --version\n"
 	       "\n"
 	       "Runs KERNEL (an ELF64 x86-64 kernel with a PVH entry note) on KVM.\n"

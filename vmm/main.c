@@ -1,6 +1,8 @@
 /* vmm's entry point: parse the command line, build the VM, run it, report. */
 #include <stdio.h>
+#include <string.h>
 
+#include "ab.h"
 #include "cli.h"
 #include "config.h"
 #include "exit_status.h"
@@ -14,6 +16,8 @@
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "ab") == 0)
+		return ab_main(argc, argv);
 	struct vm_config cfg;
 	enum cli_command cmd;
 	config_init(&cfg);
