@@ -108,7 +108,7 @@ static void serve_lines(struct control *c, struct control_client *cl)
 		return;
 	memmove(cl->buf, cl->buf + start, cl->len - start);
 	cl->len -= start;
-	if (cl->len == CONTROL_LINE_MAX) {
+	if (cl->len == sizeof(cl->buf)) {
 		/* A full buffer with no newline: answer once, skip to the next line. */
 		if (!cl->discarding)
 			send_reply(cl, control_reply_too_long());
@@ -119,7 +119,7 @@ static void serve_lines(struct control *c, struct control_client *cl)
 
 static void read_client(struct control *c, struct control_client *cl)
 {
-	ssize_t n = recv(cl->fd, cl->buf + cl->len, CONTROL_LINE_MAX - cl->len, MSG_DONTWAIT);
+	ssize_t n = recv(cl->fd, cl->buf + cl->len, sizeof(cl->buf) - cl->len, MSG_DONTWAIT);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		drop_client(cl);
 		return;

@@ -14,7 +14,7 @@
 
 struct control_client {
 	int fd; /* -1: free slot */
-	char buf[CONTROL_LINE_MAX + 1];
+	char buf[CONTROL_LINE_MAX + 1]; /* the longest line and its newline */
 	size_t len;
 	bool discarding; /* inside a line that was too long */
 };

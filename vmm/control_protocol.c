@@ -32,7 +32,7 @@ static char *return_reply(json_object *value)
 
 char *control_reply_too_long(void)
 {
-	return error_reply("GenericError", "command line too long (at most 4095 bytes)");
+	return error_reply("GenericError", "command line too long (at most 4096 bytes)");
 }
 
 static char *run_command(const struct control_ops *ops, const char *cmd)
@@ -71,7 +71,7 @@ static char *run_command(const struct control_ops *ops, const char *cmd)
 static bool only_blanks(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strchr(" \t\r", s[i]))
+		if (s[i] == '\0' || !strchr(" \t\r", s[i])) /* strchr finds the NUL too */
 			return false;
 	return true;
 }
@@ -83,6 +83,9 @@ char *control_handle_line(const struct control_ops *ops, const char *line, size_
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return NULL;
+	/* Strict: json-c's default also takes trailing commas, single quotes and
+	 * comments. Trailing blanks are checked below. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	json_object *req = json_tokener_parse_ex(tok, line, (int)len);
 	bool complete = req && json_tokener_get_error(tok) == json_tokener_success &&
 			only_blanks(line + json_tokener_get_parse_end(tok),

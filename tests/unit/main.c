@@ -11,6 +11,7 @@ int main(void)
 		debug_exit_suite, serial_suite,	 console_suite,	   cpuid_suite,
 		topology_suite,	  cache_suite,	 cpuid_leaves_suite, machine_fdt_suite,
 		pvclock_suite,	  kvmclock_suite, vm_pause_suite,
+		stats_schema_suite, stats_report_suite, ab_math_suite, control_protocol_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)

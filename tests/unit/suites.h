@@ -23,5 +23,9 @@ Suite *machine_fdt_suite(void);
 Suite *pvclock_suite(void);
 Suite *kvmclock_suite(void);
 Suite *vm_pause_suite(void);
+Suite *stats_schema_suite(void);
+Suite *stats_report_suite(void);
+Suite *ab_math_suite(void);
+Suite *control_protocol_suite(void);
 
 #endif
