@@ -4,8 +4,8 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-VMM=$BUILD/vmm
-GUEST=$BUILD/guest-tests
+VMM=${VMM:-$BUILD/vmm}
+GUEST=${GUEST:-$BUILD/guest-tests}
 # Per-test VM time limit; generous, because the nested rig is slow.
 TEST_TIMEOUT=${TEST_TIMEOUT:-120s}
 
