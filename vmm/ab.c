@@ -228,7 +228,8 @@ static int run_all(const struct ab_plan *p, struct ab_data *d)
 static void print_table(const struct ab_plan *p, struct ab_data *d,
 			struct ab_summary sum[AB_MAX_CONFIGS][AB_MAX_METRICS])
 {
-	printf("%s, %u round%s alternating; medians (min-max)\n", p->kernel, p->rounds,
+	const char *slash = strrchr(p->kernel, '/');
+	printf("%s, %u round%s alternating; medians (min-max)\n", slash ? slash + 1 : p->kernel,
 	       p->rounds == 1 ? "" : "s");
 	printf("%-12s", p->key);
 	for (unsigned m = 0; m < p->nmetrics; m++)
