@@ -230,7 +230,7 @@ static void print_table(const struct ab_plan *p, struct ab_data *d,
 {
 	const char *slash = strrchr(p->kernel, '/');
 	printf("%s, %u round%s alternating; medians (min-max)\n", slash ? slash + 1 : p->kernel,
-	       p->rounds == 1 ? "" : "s");
+	       p->rounds, p->rounds == 1 ? "" : "s");
 	printf("%-12s", p->key);
 	for (unsigned m = 0; m < p->nmetrics; m++)
 		printf(" %30s", p->metrics[m]);
