@@ -4,7 +4,8 @@
 # on its own from the project root: make -f guest-tests/guest.mk guest-tests
 # Paths are relative to the project root. Everything here is GUEST_-prefixed.
 
-GUEST_TESTS := hello smp lifecycle cpuid-topo kvmclock kvmclock-hostile
+GUEST_TESTS := hello smp lifecycle cpuid-topo kvmclock kvmclock-hostile \
+	ipi-pingpong idle sched-pipe sched-messaging
 
 # Included, this fragment must not become the includer's default goal.
 GUEST_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),yes)
@@ -18,16 +19,22 @@ GUEST_LIB_SRCS := \
 	$(GUEST_DIR)/lib/entry.S \
 	$(GUEST_DIR)/lib/trampoline.S \
 	$(GUEST_DIR)/lib/isr.S \
+	$(GUEST_DIR)/lib/sched_switch.S \
 	$(GUEST_DIR)/lib/apic.c \
 	$(GUEST_DIR)/lib/boot.c \
+	$(GUEST_DIR)/lib/chan.c \
 	$(GUEST_DIR)/lib/check.c \
+	$(GUEST_DIR)/lib/clock.c \
+	$(GUEST_DIR)/lib/counters.c \
 	$(GUEST_DIR)/lib/cpuid.c \
 	$(GUEST_DIR)/lib/delay.c \
 	$(GUEST_DIR)/lib/fdt.c \
 	$(GUEST_DIR)/lib/idt.c \
+	$(GUEST_DIR)/lib/llc.c \
 	$(GUEST_DIR)/lib/printf.c \
 	$(GUEST_DIR)/lib/pvclock.c \
 	$(GUEST_DIR)/lib/report.c \
+	$(GUEST_DIR)/lib/sched.c \
 	$(GUEST_DIR)/lib/serial.c \
 	$(GUEST_DIR)/lib/smp.c \
 	$(GUEST_DIR)/lib/string.c \

@@ -2,8 +2,10 @@
  * 64-bit write, and IDs are full 32-bit x2APIC IDs. */
 #include "apic.h"
 
+#include "counters.h"
 #include "layout.h"
 #include "processor.h"
+#include "smp.h"
 
 #define CPUID_01_ECX_X2APIC (1u << 21)
 
@@ -44,8 +46,31 @@ void apic_eoi(void)
 	wrmsr(X2APIC_EOI, 0);
 }
 
+#define APIC_DM_MASK (7u << 8)
+#define APIC_DEST_SHORTHAND_MASK (3u << 18)
+
+/* Counts fixed-delivery IPIs, one per destination (counters.h). */
+static void count_ipi(uint32_t low)
+{
+	if ((low & APIC_DM_MASK) != APIC_DM_FIXED)
+		return;
+	uint32_t online = smp_cpus_online(), n = 1;
+	switch (low & APIC_DEST_SHORTHAND_MASK) {
+	case APIC_DEST_ALLINC:
+		n = online;
+		break;
+	case APIC_DEST_ALLBUT:
+		n = online - 1;
+		break;
+	default: /* one destination, or self */
+		break;
+	}
+	counters_ipi_sent((uint8_t)low, n);
+}
+
 void apic_icr_write(uint32_t low, uint32_t dest)
 {
+	count_ipi(low);
 	wrmsr(X2APIC_ICR, ((uint64_t)dest << 32) | low);
 }
 
@@ -83,6 +108,8 @@ void apic_timer_set_divide(unsigned divisor)
 
 void apic_timer_start(uint32_t lvt, uint32_t count)
 {
+	if (!(lvt & APIC_LVT_MASKED))
+		counters_timer_vector((uint8_t)lvt);
 	wrmsr(X2APIC_LVT_TIMER, lvt);
 	wrmsr(X2APIC_TMICT, count);
 }

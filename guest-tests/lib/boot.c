@@ -113,6 +113,7 @@ void boot_bsp(uint32_t paddr)
 	smp_percpu_setup(0); /* printf needs this_cpu() */
 	serial_init();
 	idt_init();
+	smp_vectors_init();
 	copy_start_info(paddr);
 	if (!apic_init()) {
 		printf("FATAL: no x2APIC (CPUID.01H:ECX[21] is 0)\n");

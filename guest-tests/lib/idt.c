@@ -3,6 +3,7 @@
 #include "idt.h"
 
 #include "apic.h"
+#include "counters.h"
 #include "layout.h"
 #include "printf.h"
 #include "processor.h"
@@ -83,6 +84,8 @@ void idt_dispatch(struct ex_regs *r);
 void idt_dispatch(struct ex_regs *r)
 {
 	idt_handler_t h = __atomic_load_n(&handlers[r->vector], __ATOMIC_ACQUIRE);
+	if (r->vector >= 32)
+		counters_irq((uint8_t)r->vector);
 	if (h)
 		h(r);
 	else if (r->vector != APIC_SPURIOUS_VECTOR)

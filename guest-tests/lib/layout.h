@@ -27,8 +27,13 @@
 /* Page tables identity-map [0, 4 GiB) with 2 MiB pages. */
 #define IDENTITY_MAP_GIB 4
 
-/* Interrupt vectors the runtime owns. */
+/* Interrupt vectors the runtime owns: on_cpu()'s wake-up IPI, the
+ * reschedule IPI (smp_send_resched; its handler only EOIs: the CPU it wakes
+ * looks at its run queue itself), the local APIC timer of the measuring
+ * kernels (Linux's LOCAL_TIMER_VECTOR), and the spurious vector. */
 #define SMP_WAKEUP_VECTOR 0xf0
+#define RESCHED_VECTOR 0xf1
+#define TIMER_VECTOR 0xec
 #define APIC_SPURIOUS_VECTOR 0xff
 
 /* The exit code of a kernel that dies on an unhandled exception or

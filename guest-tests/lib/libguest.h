@@ -11,6 +11,7 @@
 #include "apic.h"
 #include "atomic.h"
 #include "boot.h"
+#include "counters.h"
 #include "delay.h"
 #include "idt.h"
 #include "layout.h"

@@ -5,6 +5,7 @@
 
 #include "apic.h"
 #include "atomic.h"
+#include "counters.h"
 #include "delay.h"
 #include "idt.h"
 #include "layout.h"
@@ -63,6 +64,19 @@ static void wakeup_handler(struct ex_regs *regs)
 	apic_eoi();
 }
 
+void smp_vectors_init(void)
+{
+	idt_set_handler(SMP_WAKEUP_VECTOR, wakeup_handler);
+	idt_set_handler(RESCHED_VECTOR, wakeup_handler);
+}
+
+void smp_send_resched(unsigned index)
+{
+	struct percpu *c = smp_cpu(index);
+	if (c)
+		apic_send_ipi(c->apic_id, RESCHED_VECTOR);
+}
+
 static void __attribute__((noreturn)) idle(struct percpu *c)
 {
 	atomic_set(&c->ready, 1);
@@ -70,7 +84,7 @@ static void __attribute__((noreturn)) idle(struct percpu *c)
 		irq_disable();
 		void (*fn)(void *) = __atomic_load_n(&c->call_fn, __ATOMIC_ACQUIRE);
 		if (!fn) {
-			safe_halt(); /* on_cpu's IPI, or a test's interrupt */
+			counters_halt(); /* on_cpu's IPI, or a test's interrupt */
 			continue;
 		}
 		void *data = c->call_data;
@@ -107,7 +121,6 @@ unsigned smp_boot(unsigned ncpus, void (*ap_hook)(void), unsigned timeout_ms)
 		return smp_cpus_online();
 	sipi_sent = true;
 	ap_hook_fn = ap_hook;
-	idt_set_handler(SMP_WAKEUP_VECTOR, wakeup_handler);
 	memcpy((void *)(uintptr_t)TRAMPOLINE_PADDR, trampoline_start,
 	       (size_t)(trampoline_end - trampoline_start));
 

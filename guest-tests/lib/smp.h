@@ -34,6 +34,14 @@ unsigned smp_cpus_started(void);
 /* Makes `index` this CPU's per-CPU struct (GS base). First thing a CPU does. */
 void smp_percpu_setup(unsigned index);
 
+/* Installs the handlers of SMP_WAKEUP_VECTOR and RESCHED_VECTOR (both only
+ * EOI: the CPU they wake looks for its work itself). BSP, at boot. */
+void smp_vectors_init(void);
+
+/* A reschedule IPI (RESCHED_VECTOR) to CPU `index`: it leaves HLT, if it
+ * was in one. */
+void smp_send_resched(unsigned index);
+
 /* Starts the APs once and waits, at most timeout_ms (printing progress),
  * until ncpus CPUs in all are online; returns how many are. Each AP calls
  * ap_hook (if any) before it counts as online, then idles in HLT. */
