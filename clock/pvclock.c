@@ -7,6 +7,10 @@
 
 uint64_t pvclock_scale_delta(uint64_t delta, uint32_t mul, int8_t shift)
 {
+	/* The record is the guest's to scribble on: a shift of 64 or more
+	 * moves every bit out (shifting by that much in C is undefined). */
+	if (shift <= -64 || shift >= 64)
+		return 0;
 	if (shift < 0)
 		delta >>= -shift;
 	else

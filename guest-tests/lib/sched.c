@@ -153,7 +153,7 @@ static bool enqueue(unsigned cpu, struct task *t)
 	bool ipi = enqueue_locked(rq, t);
 	spin_unlock(&rq->lock);
 	if (ipi)
-		smp_send_resched(cpu);
+		ipi = smp_send_resched(cpu); /* false: one already in flight will wake it */
 	irq_restore(irq);
 	return ipi;
 }

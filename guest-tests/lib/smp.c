@@ -64,17 +64,31 @@ static void wakeup_handler(struct ex_regs *regs)
 	apic_eoi();
 }
 
+/* Per CPU: a reschedule IPI is in flight (set by the sender, cleared by
+ * the target as it takes it). */
+static uint8_t resched_in_flight[MAX_CPUS];
+
+static void resched_handler(struct ex_regs *regs)
+{
+	(void)regs;
+	__atomic_store_n(&resched_in_flight[smp_id()], 0, __ATOMIC_RELEASE);
+	apic_eoi();
+}
+
 void smp_vectors_init(void)
 {
 	idt_set_handler(SMP_WAKEUP_VECTOR, wakeup_handler);
-	idt_set_handler(RESCHED_VECTOR, wakeup_handler);
+	idt_set_handler(RESCHED_VECTOR, resched_handler);
 }
 
-void smp_send_resched(unsigned index)
+bool smp_send_resched(unsigned index)
 {
 	struct percpu *c = smp_cpu(index);
-	if (c)
-		apic_send_ipi(c->apic_id, RESCHED_VECTOR);
+	if (!c || index >= MAX_CPUS ||
+	    __atomic_exchange_n(&resched_in_flight[index], 1, __ATOMIC_ACQ_REL))
+		return false;
+	apic_send_ipi(c->apic_id, RESCHED_VECTOR);
+	return true;
 }
 
 static void __attribute__((noreturn)) idle(struct percpu *c)

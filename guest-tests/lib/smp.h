@@ -39,8 +39,10 @@ void smp_percpu_setup(unsigned index);
 void smp_vectors_init(void);
 
 /* A reschedule IPI (RESCHED_VECTOR) to CPU `index`: it leaves HLT, if it
- * was in one. */
-void smp_send_resched(unsigned index);
+ * was in one. Not sent while one is still in flight to that CPU (the LAPIC
+ * would merge the two in its IRR; Linux likewise sends none while the
+ * target's need-resched flag is set): returns whether it was sent. */
+bool smp_send_resched(unsigned index);
 
 /* Starts the APs once and waits, at most timeout_ms (printing progress),
  * until ncpus CPUs in all are online; returns how many are. Each AP calls
