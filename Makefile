@@ -81,14 +81,22 @@ guest-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
 # guest-check was nested already), the suite's nested-sensitive part once
 # more in a forced L1 guest: the kvmclock tests there run where KVM does not
 # vouch for its clock, the case seed 001 is about. A subset, because L2
-# under TCG is slow; a hung L1 fails after 20 minutes instead of hanging CI.
+# under TCG is slow. TCG's emulated AMD-V occasionally wedges a vCPU for
+# good (seen about once in five boots, in different tests); the rig then
+# ends with 125 after its time limit, and one fresh L1 boot gets a second
+# chance. A test that fails (not 125) fails at once.
 NESTED_ROWS := ^(hello|smp-4|topo-2s2c2t|topo-2s2c2t-intel|topo-1s4c1t-l3off|topo-broken-l3|kvmclock-kvm-4|kvmclock-stale-4)$$
+NESTED_RUN := SUITE_ROWS='$(NESTED_ROWS)' SUITE_SCRIPTS='^(lifecycle|kvmclock_hostile)' \
+	RIG_PASS_ENV='SUITE_ROWS SUITE_SCRIPTS' tests/rig/run --nested --timeout 420 -- tests/run-suite
 nested-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
 	tests/rig/selftest
 	@if [ -c /dev/kvm ] && { : <>/dev/kvm; } 2>/dev/null; then \
-		SUITE_ROWS='$(NESTED_ROWS)' SUITE_SCRIPTS='^(lifecycle|kvmclock_hostile)' \
-		RIG_PASS_ENV='SUITE_ROWS SUITE_SCRIPTS' \
-			tests/rig/run --nested --timeout 1200 -- tests/run-suite; \
+		$(NESTED_RUN); status=$$?; \
+		if [ $$status -eq 125 ]; then \
+			echo "nested-check: the L1 guest did not finish; one more boot"; \
+			$(NESTED_RUN); status=$$?; \
+		fi; \
+		exit $$status; \
 	fi
 
 # The unit tests and the guest suite once more against an ASan/UBSan build of
