@@ -31,6 +31,8 @@ static const struct option long_options[] = {
 	{ "stats-json", required_argument, NULL, OPT_KEY },
 	{ "kvmclock", required_argument, NULL, OPT_KEY },
 	{ "kvmclock-guest-view", no_argument, NULL, OPT_FLAG },
+	{ "kernel", required_argument, NULL, OPT_KEY },
+	{ "initrd", required_argument, NULL, OPT_KEY },
 	{ "cmdline", required_argument, NULL, OPT_KEY },
 	{ "timeout", required_argument, NULL, OPT_KEY },
 	{ "expect", required_argument, NULL, OPT_KEY },
@@ -47,12 +49,13 @@ static const struct option long_options[] = {
 
 void cli_print_help(void)
 {
-	printf("usage: vmm run [options] KERNEL\n"
+	printf("usage: vmm run [options] KERNEL | --kernel KERNEL\n"
 	       "       vmm ab --vary KEY=V1,V2[,...] [--rounds N] [--metric NAME]... [--json FILE]\n"
 	       "              [run options] KERNEL\n"
 	       "       vmm --help | --version\n"
 	       "\n"
-	       "Runs KERNEL (an ELF64 x86-64 kernel with a PVH entry note) on KVM.\n"
+	       "Runs KERNEL on KVM: a Linux bzImage (with --initrd, --cmdline), or an\n"
+	       "ELF64 x86-64 kernel with a PVH entry note (the bundled test kernels).\n"
 	       "\n"
 	       "options:\n"
 	       "  --cpus N            vCPUs (default 1, or the --smp product)\n"
@@ -68,7 +71,10 @@ void cli_print_help(void)
 	       "  --kvmclock-guest-view\n"
 	       "                      on pause, also derive the clock from the guest's pvclock\n"
 	       "                      records even when KVM reports a stable clock\n"
-	       "  --cmdline TEXT      kernel command line\n"
+	       "  --kernel FILE       the kernel (same as the KERNEL argument)\n"
+	       "  --initrd FILE       initial RAM disk for a Linux bzImage\n"
+	       "  --cmdline TEXT      kernel command line (bzImage default:\n"
+	       "                      \"console=ttyS0 reboot=k pci=off\")\n"
 	       "  --config FILE       INI machine config; options given here override it\n"
 	       "  --timeout DURATION  stop the VM and exit 124 after DURATION (30, 30s, 500ms, 2m)\n"
 	       "  --expect REGEX      exit 0 when a console line matches (extended regex)\n"

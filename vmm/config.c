@@ -23,6 +23,7 @@ void config_free(struct vm_config *cfg)
 {
 	free(cfg->kernel);
 	free(cfg->cmdline);
+	free(cfg->initrd);
 	free(cfg->expect);
 	free(cfg->dump_dtb);
 	free(cfg->control);
@@ -47,6 +48,11 @@ static int set_string(char **field, const char *value, char *err, size_t errlen)
 static int set_kernel(struct vm_config *cfg, const char *v, char *err, size_t errlen)
 {
 	return set_string(&cfg->kernel, v, err, errlen);
+}
+
+static int set_initrd(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	return set_string(&cfg->initrd, v, err, errlen);
 }
 
 static int set_cmdline(struct vm_config *cfg, const char *v, char *err, size_t errlen)
@@ -353,6 +359,7 @@ static const struct config_key config_keys[] = {
 	{ "clock", "kvmclock", set_kvmclock },
 	{ "clock", "kvmclock-guest-view", set_kvmclock_guest_view },
 	{ "boot", "kernel", set_kernel },
+	{ "boot", "initrd", set_initrd },
 	{ "boot", "cmdline", set_cmdline },
 	{ "run", "timeout", set_timeout },
 	{ "run", "expect", set_expect },

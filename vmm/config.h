@@ -26,6 +26,7 @@ enum vendor_choice { VENDOR_HOST, VENDOR_INTEL, VENDOR_AMD };
 
 struct vm_config {
 	char *kernel;
+	char *initrd;  /* Linux only: the initial RAM disk */
 	char *cmdline;
 	char *expect;
 	char *dump_dtb;                 /* write the FDT here and exit */

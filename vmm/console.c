@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "console_result.h"
+
 int console_init(struct console *con, int out_fd, const char *pattern, console_match_fn on_match,
 		 void *opaque, char *err, size_t errlen)
 {
@@ -46,19 +48,34 @@ static void write_all(int fd, const char *buf, size_t n)
 	}
 }
 
+void console_collect_results(struct console *con, struct results *r)
+{
+	con->results = r;
+}
+
+static void collect_result(struct console *con)
+{
+	char name[TESTDEV_NAME_MAX];
+	uint64_t value;
+	if (con->results && console_result_parse(con->line, name, sizeof(name), &value))
+		results_add(con->results, name, value);
+}
+
 /* Called with the lock held, on a complete line (without its newline). */
 static void emit_line(struct console *con, bool newline)
 {
 	if (newline)
 		con->line[con->len++] = '\n';
 	write_all(con->out_fd, con->line, con->len);
-	if (con->have_expect && !con->matched) {
-		con->line[con->len - (newline ? 1 : 0)] = '\0';
-		if (regexec(&con->expect, con->line, 0, NULL, 0) == 0) {
-			con->matched = true;
-			con->on_match(con->match_opaque);
-		}
+	con->line[con->len - (newline ? 1 : 0)] = '\0';
+	if (con->have_expect && !con->matched &&
+	    regexec(&con->expect, con->line, 0, NULL, 0) == 0) {
+		con->matched = true;
+		con->on_match(con->match_opaque);
 	}
+	/* A piece of an over-long line is never a result: only whole lines. */
+	if (newline)
+		collect_result(con);
 	con->len = 0;
 }
 

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "results.h"
+
 #define CONSOLE_LINE_MAX 1024
 
 typedef void (*console_match_fn)(void *opaque);
@@ -22,12 +24,16 @@ struct console {
 	console_match_fn on_match; /* called once, the first time a line matches */
 	void *match_opaque;
 	bool matched;
+	struct results *results; /* collects "vmm-result:" lines, or NULL */
 };
 
 /* pattern may be NULL. Returns 0, or -EINVAL with `err` naming the regex error. */
 int console_init(struct console *con, int out_fd, const char *pattern, console_match_fn on_match,
 		 void *opaque, char *err, size_t errlen);
 void console_destroy(struct console *con);
+
+/* Collect the guest's console result lines (console_result.h) into r. */
+void console_collect_results(struct console *con, struct results *r);
 
 /* Append guest output. Lines longer than CONSOLE_LINE_MAX are written out in
  * pieces (and matched piecewise), so guest output never buffers without bound. */

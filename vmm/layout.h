@@ -20,6 +20,25 @@
 #define FDT_ADDR 0x40000ULL      /* the machine description (machine_fdt.c) */
 #define FDT_MAX_SIZE 0x40000ULL  /* 256 KiB: room for a few hundred CPUs */
 
+/* Booting Linux (bzImage, vmm/boot_linux.c): the x86 boot protocol's zero
+ * page, the command line and the 64-bit entry's GDT and identity-mapping page
+ * tables (4 GiB in 2 MiB pages: PML4, one PDPT, four page directories). These
+ * reuse the low area the PVH path leaves to test kernels: a Linux boot has no
+ * test kernel. */
+#define LINUX_GDT_ADDR 0x500ULL
+#define LINUX_BOOT_PARAMS_ADDR 0x7000ULL /* struct boot_params, 4 KiB */
+#define LINUX_PML4_ADDR 0x9000ULL
+#define LINUX_PDPT_ADDR 0xa000ULL
+#define LINUX_PD_ADDR 0xb000ULL /* four pages, to 0xefff */
+#define LINUX_CMDLINE_ADDR 0x20000ULL
+#define LINUX_CMDLINE_MAX 0x10000ULL /* the most any kernel's cmdline_size may claim here */
+#define LINUX_KERNEL_ADDR HIGH_RAM_START /* protected-mode code of a bzImage */
+
+/* ACPI tables (vmm/acpi.c), in the reserved BIOS area where Linux also scans
+ * for the RSDP (0xe0000-0xfffff). */
+#define ACPI_TABLES_ADDR 0xe0000ULL
+#define ACPI_TABLES_MAX 0x10000ULL
+
 /* The legacy VGA/BIOS hole is described to the guest as reserved. */
 #define LOW_RAM_END 0xa0000ULL
 #define HIGH_RAM_START (1 * MiB)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../vmm/console.h"
+#include "../../vmm/console_result.h"
 #include "suites.h"
 
 static int pipefd[2];
@@ -176,6 +177,67 @@ START_TEST(test_long_line_one_write)
 }
 END_TEST
 
+static bool parse(const char *line, uint64_t *value, char *name)
+{
+	return console_result_parse(line, name, TESTDEV_NAME_MAX, value);
+}
+
+START_TEST(test_result_line_parsed)
+{
+	char name[TESTDEV_NAME_MAX];
+	uint64_t v = 0;
+	ck_assert(parse("vmm-result: usecs_per_loop=1234", &v, name));
+	ck_assert_str_eq(name, "usecs_per_loop");
+	ck_assert_uint_eq(v, 1234);
+	/* The guest's tty turns \n into \r\n: the \r is not part of the value. */
+	ck_assert(parse("vmm-result: cpu.0:res=7\r", &v, name));
+	ck_assert_str_eq(name, "cpu.0:res");
+	ck_assert_uint_eq(v, 7);
+	ck_assert(parse("vmm-result: max=18446744073709551615", &v, name));
+	ck_assert_uint_eq(v, UINT64_MAX);
+}
+END_TEST
+
+START_TEST(test_result_line_rejected)
+{
+	char name[TESTDEV_NAME_MAX];
+	uint64_t v = 42;
+	static const char *const bad[] = {
+		"vmm-result:x=1",		   /* no space after the colon */
+		" vmm-result: x=1",		   /* not at the start of the line */
+		"vmm-result: =1",		   /* empty name */
+		"vmm-result: X=1",		   /* upper case is not in the name alphabet */
+		"vmm-result: x=",		   /* no value */
+		"vmm-result: x=-1",		   /* unsigned only */
+		"vmm-result: x=1.5",		   /* integers only */
+		"vmm-result: x=18446744073709551616", /* 2^64 */
+		"vmm-result: x=1 2",
+		/* 48 characters: no room for the NUL in a TESTDEV_NAME_MAX name */
+		"vmm-result: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv=1",
+		"result: x=1",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!parse(bad[i], &v, name), "accepted '%s'", bad[i]);
+	ck_assert_uint_eq(v, 42);
+}
+END_TEST
+
+START_TEST(test_console_collects_results)
+{
+	struct results r;
+	results_init(&r);
+	init(NULL);
+	console_collect_results(&con, &r);
+	const char out[] = "boot\nvmm-result: loops=10\r\nvmm-result: loops=12\nvmm-result: unfinished=1";
+	console_write(&con, out, sizeof(out) - 1);
+	/* The last line has no newline yet: only whole lines count. */
+	ck_assert_uint_eq(r.count, 1);
+	ck_assert_str_eq(r.item[0].name, "loops");
+	ck_assert_uint_eq(r.item[0].value, 12);
+	results_destroy(&r);
+}
+END_TEST
+
 Suite *console_suite(void)
 {
 	Suite *s = suite_create("console");
@@ -188,6 +250,9 @@ Suite *console_suite(void)
 	tcase_add_test(tc, test_bad_regex);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_long_line_one_write);
+	tcase_add_test(tc, test_result_line_parsed);
+	tcase_add_test(tc, test_result_line_rejected);
+	tcase_add_test(tc, test_console_collects_results);
 	suite_add_tcase(s, tc);
 	return s;
 }
