@@ -8,7 +8,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 # Debian packages the project needs; `make deps` installs the missing ones.
 DEB_PACKAGES := gcc make pkg-config libc6-dev libfdt-dev libelf-dev check libinih-dev \
-	libjson-c-dev libseccomp-dev device-tree-compiler socat \
+	libjson-c-dev libseccomp-dev device-tree-compiler socat acpica-tools \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio
 
 PKGS := libelf inih json-c
@@ -74,7 +74,7 @@ unit-check: deps $(BUILD)/tests/unit
 	$(BUILD)/tests/unit
 
 # Guest tests need KVM: tests/rig/run provides it (directly or nested).
-guest-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
+guest-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests $(BUILD)/tests/unit
 	tests/rig/run -- tests/run-suite
 
 # The rig's own checks, and, where /dev/kvm exists (where it does not,

@@ -6,34 +6,28 @@
 #include <string.h>
 
 #include "layout.h"
+#include "memory_map.h"
 
 _Static_assert(PVH_START_INFO_ADDR + sizeof(struct hvm_start_info) <= PVH_MEMMAP_ADDR,
 	       "start_info overlaps the memory map");
 _Static_assert(PVH_MEMMAP_ADDR + PVH_MEMMAP_MAX * sizeof(struct hvm_memmap_table_entry) <=
 		       CMDLINE_ADDR,
 	       "memory map overlaps the command line");
+_Static_assert(MEMORY_MAP_MAX <= PVH_MEMMAP_MAX, "the memory map outgrows PVH's table");
 _Static_assert(CMDLINE_ADDR + CMDLINE_MAX <= BOOT_AREA_END, "command line leaves the boot area");
+
+static uint32_t pvh_type(enum memory_map_type type)
+{
+	return type == MEMORY_MAP_RAM ? HVM_MEMMAP_TYPE_RAM : HVM_MEMMAP_TYPE_RESERVED;
+}
 
 unsigned pvh_memmap(const struct guest_mem *mem, struct hvm_memmap_table_entry *map, unsigned max)
 {
-	unsigned n = 0;
-#define ADD(a, s, t)                                                         \
-	do {                                                                 \
-		if (n < max)                                                 \
-			map[n++] = (struct hvm_memmap_table_entry){ (a), (s), (t), 0 }; \
-	} while (0)
-	const struct guest_mem_region *low = &mem->region[0];
-	uint64_t low_end = low->gpa + low->size;
-	/* The legacy hole is reserved as on a PC, so a guest never allocates from
-	 * where firmware would sit; RAM is still mapped there by KVM. */
-	ADD(0, low_end < LOW_RAM_END ? low_end : LOW_RAM_END, HVM_MEMMAP_TYPE_RAM);
-	if (low_end > HIGH_RAM_START) {
-		ADD(LOW_RAM_END, HIGH_RAM_START - LOW_RAM_END, HVM_MEMMAP_TYPE_RESERVED);
-		ADD(HIGH_RAM_START, low_end - HIGH_RAM_START, HVM_MEMMAP_TYPE_RAM);
-	}
-	for (unsigned i = 1; i < mem->nregions; i++)
-		ADD(mem->region[i].gpa, mem->region[i].size, HVM_MEMMAP_TYPE_RAM);
-#undef ADD
+	struct memory_map_entry entries[MEMORY_MAP_MAX];
+	unsigned n = memory_map_build(mem, entries, max < MEMORY_MAP_MAX ? max : MEMORY_MAP_MAX);
+	for (unsigned i = 0; i < n; i++)
+		map[i] = (struct hvm_memmap_table_entry){ entries[i].addr, entries[i].size,
+							  pvh_type(entries[i].type), 0 };
 	return n;
 }
 

@@ -13,7 +13,8 @@
  * 0, or -1 with a reason in err (command line too long). */
 int pvh_write_boot_info(const struct guest_mem *mem, const char *cmdline, char *err, size_t errlen);
 
-/* Build the memory map for `mem` into `map`; returns the entry count. Pure. */
+/* memory_map.c's map for `mem` in PVH's entry format; returns the entry
+ * count (at most max). Pure. */
 unsigned pvh_memmap(const struct guest_mem *mem, struct hvm_memmap_table_entry *map, unsigned max);
 
 /* The PVH entry state (flat 32-bit segments, CR0.PE, paging off, EBX =

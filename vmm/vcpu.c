@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../cpu/cpuid.h"
+#include "boot_linux.h"
 #include "boot_pvh.h"
 #include "exit_status.h"
 #include "kvm.h"
@@ -51,19 +52,34 @@ void vcpu_destroy(struct vcpu *vcpu)
 	vcpu->fd = -1;
 }
 
-int vcpu_set_pvh_entry(struct vcpu *vcpu, uint64_t entry)
+/* The entry state goes on top of the vCPU's reset sregs: what a boot
+ * protocol does not name (LDT, IDT, APIC base) stays as KVM set it. */
+static int set_entry_state(struct vcpu *vcpu, uint64_t pvh_entry, bool linux64)
 {
 	struct kvm_sregs sregs;
 	struct kvm_regs regs;
 	int rc = kvm_ioctl(vcpu->fd, KVM_GET_SREGS, &sregs);
 	if (rc < 0)
 		return rc;
-	pvh_entry_regs(entry, &regs, &sregs);
+	if (linux64)
+		linux_entry_regs(&regs, &sregs);
+	else
+		pvh_entry_regs(pvh_entry, &regs, &sregs);
 	rc = kvm_ioctl(vcpu->fd, KVM_SET_SREGS, &sregs);
 	if (rc < 0)
 		return rc;
 	rc = kvm_ioctl(vcpu->fd, KVM_SET_REGS, &regs);
 	return rc < 0 ? rc : 0;
+}
+
+int vcpu_set_pvh_entry(struct vcpu *vcpu, uint64_t entry)
+{
+	return set_entry_state(vcpu, entry, false);
+}
+
+int vcpu_set_linux_entry(struct vcpu *vcpu)
+{
+	return set_entry_state(vcpu, 0, true);
 }
 
 static void kick_handler(int sig)

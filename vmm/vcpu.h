@@ -27,6 +27,10 @@ void vcpu_destroy(struct vcpu *vcpu);
 /* Put the BSP at the kernel's PVH entry. 0 or -errno. */
 int vcpu_set_pvh_entry(struct vcpu *vcpu, uint64_t entry);
 
+/* Put the BSP at a bzImage's 64-bit entry (boot_linux.c's state; the zero
+ * page, GDT and page tables must be in guest memory). 0 or -errno. */
+int vcpu_set_linux_entry(struct vcpu *vcpu);
+
 /* Start the vCPU's thread; it runs until the VM stops. 0 or -errno. */
 int vcpu_start(struct vcpu *vcpu);
 

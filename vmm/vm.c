@@ -3,6 +3,7 @@
  * torn down in reverse. */
 #include "vm.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,10 @@
 
 #include "../cpu/cpuid.h"
 #include "../devices/debug_exit.h"
+#include "acpi.h"
+#include "boot_linux.h"
 #include "boot_pvh.h"
+#include "bzimage.h"
 #include "elf_loader.h"
 #include "exit_status.h"
 #include "file.h"
@@ -147,14 +151,44 @@ static void on_expect_match(void *opaque)
 	vm_stop_request(&vm->stop, STOP_EXPECT, EXIT_STATUS_OK);
 }
 
+/* The UART's interrupt line: COM1's IRQ 4 on the in-kernel PIC and IOAPIC. */
+static void serial_set_irq(void *opaque, bool level)
+{
+	struct vm *vm = opaque;
+	struct kvm_irq_level irq = { .irq = SERIAL_COM1_IRQ, .level = level };
+	/* Fails only on a VM without an irqchip, which vmm never builds; the
+	 * guest then sees a UART without interrupts, as Linux can cope with. */
+	static bool said; /* callbacks run under the UART's lock */
+	if (ioctl(vm->fd, KVM_IRQ_LINE, &irq) < 0 && !said) {
+		said = true;
+		vmm_log("KVM_IRQ_LINE (serial): %s", strerror(errno));
+	}
+}
+
+/* The UART can take host input again: wake the main loop. */
+static void serial_input_room(void *opaque)
+{
+	struct vm *vm = opaque;
+	terminal_wake(&vm->terminal);
+}
+
 static int create_devices(struct vm *vm)
 {
 	char err[CONFIG_ERR_MAX];
+	/* First, so that vm_destroy never closes a wake fd left at zero. */
+	if (terminal_init(&vm->terminal, STDIN_FILENO, STDOUT_FILENO) < 0) {
+		vmm_log("eventfd: %s", strerror(errno));
+		return EXIT_STATUS_VM_FAILURE;
+	}
 	if (console_init(&vm->console, STDOUT_FILENO, vm->cfg->expect, on_expect_match, vm, err,
 			 sizeof(err)) < 0)
 		return usage_error("--expect", err);
 	results_init(&vm->results);
-	if (serial_init(&vm->serial, &vm->pio, SERIAL_COM1_BASE, &vm->console) < 0 ||
+	console_collect_results(&vm->console, &vm->results);
+	if (serial_init(&vm->serial, &vm->pio, SERIAL_COM1_BASE, &vm->console, serial_set_irq,
+			serial_input_room, vm) < 0 ||
+	    i8042_init(&vm->i8042, &vm->pio, &vm->stop) < 0 ||
+	    acpi_pm_init(&vm->acpi_pm, &vm->pio, &vm->stop) < 0 ||
 	    debug_exit_init(&vm->pio, &vm->stop) < 0 ||
 	    testdev_init(&vm->testdev, &vm->pio, &vm->mem, &vm->results,
 			 &(struct testdev_host){ vm_param, vm_guest_pause_cycle, vm }) < 0) {
@@ -164,7 +198,70 @@ static int create_devices(struct vm *vm)
 	return 0;
 }
 
-static int load_kernel(struct vm *vm, struct kernel_entry *entry)
+/* How the BSP starts: load_kernel decides, create_vcpus applies it. */
+struct boot_entry {
+	bool linux64;       /* a bzImage's 64-bit entry (boot_linux.c) */
+	uint64_t pvh_entry; /* else an ELF kernel's PVH entry */
+};
+
+/* A bzImage's command line when none is given: the console on the 16550A
+ * vmm emulates; reboot=k, a reboot through the i8042 reset line, which vmm
+ * turns into a clean exit (Linux's other reboot methods would need a BIOS,
+ * ACPI reset registers or a triple fault); pci=off, as vmm has no PCI bus
+ * and probing for one only slows the boot. */
+#define LINUX_DEFAULT_CMDLINE "console=ttyS0 reboot=k pci=off"
+
+static int load_linux(struct vm *vm, const void *image, size_t size, struct boot_entry *entry)
+{
+	static const char *const culprit[] = {
+		[LINUX_FAULT_MEM] = "--mem",
+		[LINUX_FAULT_CMDLINE] = "--cmdline",
+		[LINUX_FAULT_INITRD] = "--initrd",
+	};
+	char err[256];
+	struct bzimage kernel;
+	if (bzimage_parse(image, size, &kernel, err, sizeof(err)) < 0)
+		return usage_error(vm->cfg->kernel, err);
+	void *initrd = NULL;
+	size_t initrd_size = 0;
+	if (vm->cfg->initrd && file_read_all(vm->cfg->initrd, vm->mem.ram_size, &initrd,
+					     &initrd_size, err, sizeof(err)) < 0)
+		return usage_error("--initrd", err);
+	struct linux_boot boot = {
+		.kernel = &kernel,
+		.cmdline = vm->cfg->cmdline ? vm->cfg->cmdline : LINUX_DEFAULT_CMDLINE,
+		.initrd = initrd,
+		.initrd_size = initrd_size,
+		.acpi_rsdp_addr = ACPI_TABLES_ADDR, /* write_acpi put the RSDP first there */
+	};
+	enum linux_fault fault = linux_load(&vm->mem, &boot, err, sizeof(err));
+	free(initrd);
+	if (fault != LINUX_FAULT_NONE)
+		return usage_error(culprit[fault], err);
+	*entry = (struct boot_entry){ .linux64 = true };
+	return 0;
+}
+
+static int load_elf(struct vm *vm, const void *image, size_t size, struct boot_entry *entry)
+{
+	char err[256];
+	struct kernel_entry elf;
+	if (size < SELFMAG || memcmp(image, ELFMAG, SELFMAG) != 0)
+		return usage_error(vm->cfg->kernel,
+				   "not an ELF file nor a Linux bzImage (no \"HdrS\" magic at 0x202)");
+	if (vm->cfg->initrd)
+		return usage_error("--initrd", "only a Linux bzImage takes an initrd, and "
+					       "the kernel is an ELF file");
+	if (elf_load(image, size, &vm->mem, &elf, err, sizeof(err)) < 0)
+		return usage_error(vm->cfg->kernel, err);
+	if (pvh_write_boot_info(&vm->mem, vm->cfg->cmdline, err, sizeof(err)) < 0)
+		return usage_error("--cmdline", err);
+	*entry = (struct boot_entry){ .linux64 = false, .pvh_entry = elf.entry };
+	return 0;
+}
+
+/* A bzImage has "HdrS" at 0x202 (boot.rst); anything else is taken for ELF. */
+static int load_kernel(struct vm *vm, struct boot_entry *entry)
 {
 	char err[256];
 	void *image;
@@ -173,13 +270,10 @@ static int load_kernel(struct vm *vm, struct kernel_entry *entry)
 		return usage_error("kernel", "no kernel given (vmm run [options] KERNEL)");
 	if (file_read_all(vm->cfg->kernel, vm->mem.ram_size, &image, &size, err, sizeof(err)) < 0)
 		return usage_error("kernel", err);
-	int rc = elf_load(image, size, &vm->mem, entry, err, sizeof(err));
+	int rc = bzimage_detect(image, size) ? load_linux(vm, image, size, entry)
+					     : load_elf(vm, image, size, entry);
 	free(image);
-	if (rc < 0)
-		return usage_error(vm->cfg->kernel, err);
-	if (pvh_write_boot_info(&vm->mem, vm->cfg->cmdline, err, sizeof(err)) < 0)
-		return usage_error("--cmdline", err);
-	return 0;
+	return rc;
 }
 
 /* The machine description, in guest memory for the test kernels. */
@@ -197,7 +291,22 @@ static int write_fdt(struct vm *vm)
 	return 0;
 }
 
-static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
+/* The ACPI tables a Linux guest finds its vCPUs and its power-off in (test
+ * kernels ignore them): written for every kernel, it costs a few hundred
+ * bytes of the BIOS area. */
+static int write_acpi(struct vm *vm)
+{
+	int rc = acpi_write(&vm->machine, &vm->mem);
+	if (rc == -EFAULT)
+		return usage_error("--mem", "too small for the ACPI tables (0xe0000-0xeffff)");
+	if (rc < 0) {
+		vmm_log("ACPI tables larger than %llu KiB", ACPI_TABLES_MAX >> 10);
+		return EXIT_STATUS_VM_FAILURE;
+	}
+	return 0;
+}
+
+static int create_vcpus(struct vm *vm, const struct boot_entry *entry)
 {
 	unsigned n = vm->machine.cpu.topo.cpus;
 	vm->vcpus = calloc(n, sizeof(*vm->vcpus));
@@ -215,7 +324,9 @@ static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
 		return EXIT_STATUS_VM_FAILURE;
 	/* Only the BSP starts at the kernel entry; the APs wait in KVM for the
 	 * guest's INIT-SIPI-SIPI, as on hardware. */
-	if (vcpu_set_pvh_entry(&vm->vcpus[0], entry->entry) < 0)
+	int rc = entry->linux64 ? vcpu_set_linux_entry(&vm->vcpus[0])
+				: vcpu_set_pvh_entry(&vm->vcpus[0], entry->pvh_entry);
+	if (rc < 0)
 		return EXIT_STATUS_VM_FAILURE;
 	return 0;
 }
@@ -223,6 +334,7 @@ static int create_vcpus(struct vm *vm, const struct kernel_entry *entry)
 int vm_create(struct vm *vm, const struct vm_config *cfg)
 {
 	char err[256];
+	terminal_reserve_stdio(); /* before vmm opens anything of its own */
 	memset(vm, 0, sizeof(*vm));
 	vm->cfg = cfg;
 	vm->fd = -1;
@@ -230,7 +342,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	vm->control.listen_fd = -1;
 	vm->stop.event_fd = -1;
 	vm->pause.event_fd = -1;
-	struct kernel_entry entry;
+	struct boot_entry entry;
 	int rc;
 
 	vm->built = BUILT_STOP;
@@ -254,7 +366,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg)
 	vm->built = BUILT_DEVICES;
 	if ((rc = create_devices(vm)) != 0)
 		return rc;
-	if ((rc = write_fdt(vm)) != 0)
+	if ((rc = write_fdt(vm)) != 0 || (rc = write_acpi(vm)) != 0)
 		return rc;
 	if (vm->cfg->dump_dtb)
 		return 0; /* vm_run writes it out instead of running */
@@ -338,6 +450,9 @@ int vm_run(struct vm *vm)
 	if (caveat && vm->cfg->l3 == L3_OFF)
 		vmm_log("%s", caveat);
 	start_stats(vm);
+	/* Raw only while the guest runs: set-up errors and the final report
+	 * print on the terminal as the user had it. */
+	terminal_enter(&vm->terminal);
 	for (unsigned i = 0; i < vm->nvcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i]) < 0) {
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
@@ -345,6 +460,7 @@ int vm_run(struct vm *vm)
 		}
 	}
 	main_loop_run(vm);
+	terminal_leave(&vm->terminal);
 	vm_pause_shutdown(&vm->pause); /* a paused VM ends too */
 	for (unsigned i = 0; i < vm->nvcpus; i++)
 		vcpu_kick(&vm->vcpus[i]);
@@ -390,6 +506,9 @@ void vm_destroy(struct vm *vm)
 		free(vm->vcpu_fds);
 		/* fall through */
 	case BUILT_DEVICES:
+		terminal_destroy(&vm->terminal);
+		i8042_destroy(&vm->i8042);
+		acpi_pm_destroy(&vm->acpi_pm);
 		serial_destroy(&vm->serial);
 		results_destroy(&vm->results);
 		console_destroy(&vm->console);

@@ -7,6 +7,8 @@
 #include <linux/kvm.h>
 
 #include "../clock/kvmclock.h"
+#include "../devices/acpi_pm.h"
+#include "../devices/i8042.h"
 #include "../devices/serial.h"
 #include "../devices/testdev.h"
 #include "config.h"
@@ -18,6 +20,7 @@
 #include "machine.h"
 #include "results.h"
 #include "stats.h"
+#include "terminal.h"
 #include "vcpu.h"
 #include "vm_pause.h"
 #include "vm_stop.h"
@@ -43,6 +46,9 @@ struct vm {
 	struct console console;
 	struct results results;
 	struct serial serial;
+	struct terminal terminal; /* stdin, the serial console's input */
+	struct i8042 i8042;
+	struct acpi_pm acpi_pm; /* the PM1 registers: S5 power-off */
 	struct testdev testdev;
 	struct vcpu *vcpus;
 	unsigned nvcpus;

@@ -87,6 +87,46 @@ printf '[cpu]\nl3-cache = sometimes\n' >"$work/l3.ini"
 expect_usage_error "bad l3-cache in a config" "l3.ini:2: l3-cache 'sometimes'" run --config "$work/l3.ini" "$hello"
 rm -f "$work"/*.elf "$work"/*.ini
 
+# Linux bzImages (the x86 boot protocol): the distribution's kernel and
+# patched copies of it.
+# A copy of FILE with bytes patched at an offset: printf-escaped bytes.
+patched_copy() {
+	local src=$1 out=$work/$2 offset=$3 bytes=$4
+	cp "$src" "$out"
+	printf '%b' "$bytes" | dd of="$out" bs=1 seek="$offset" conv=notrunc status=none
+	echo "$out"
+}
+# Random bytes, with neither ELF's magic (offset 0) nor "HdrS" (0x202).
+head -c 8192 /dev/urandom >"$work/random.bin"
+printf 'XXXX' | dd of="$work/random.bin" bs=1 seek=0 conv=notrunc status=none
+printf 'XXXX' | dd of="$work/random.bin" bs=1 seek=$((0x202)) conv=notrunc status=none
+expect_usage_error "kernel of random bytes" "not an ELF file nor a Linux bzImage" run "$work/random.bin"
+expect_usage_error "--initrd with an ELF kernel" "only a Linux bzImage takes an initrd" \
+	run --initrd "$work/random.bin" "$hello"
+linux=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort | tail -n 1)
+if [ -n "$linux" ] && [ -r "$linux" ]; then
+	expect_usage_error "truncated bzImage" "runs past the end of the file.*truncated" \
+		run --mem 128M "$(head -c 4096 "$linux" >"$work/trunc.bzimage"; echo "$work/trunc.bzimage")"
+	# version (0x206, u16) = 0x020b: boot protocol 2.11
+	expect_usage_error "boot protocol too old" "boot protocol 2.11 is too old: vmm needs 2.12" \
+		run --mem 128M "$(patched_copy "$linux" old.bzimage $((0x206)) '\013\002')"
+	expect_usage_error "bzImage needs more than --mem" "mem: the kernel needs RAM up to .*use --mem [0-9]+M or more" \
+		run --mem 64M "$linux"
+	# init_size (0x260, u32) = 16 MiB: the kernel runs in [16, 32) MiB, which
+	# leaves 32 MiB of a 64 MiB guest for an initrd; this one is 48 MiB.
+	truncate -s 48M "$work/big.initrd"
+	expect_usage_error "initrd larger than --mem leaves" "initrd: initrd is 50331648 bytes .*only 33554432 fit" \
+		run --mem 64M --initrd "$work/big.initrd" "$(patched_copy "$linux" small.bzimage $((0x260)) '\000\000\000\001')"
+	expect_usage_error "missing initrd" "initrd: .*nope.img: No such file" \
+		run --mem 128M --initrd "$work/nope.img" "$linux"
+	long=$(head -c 3000 /dev/zero | tr '\0' 'x')
+	expect_usage_error "command line longer than cmdline_size" "cmdline: command line is 3000 characters, the kernel takes at most [0-9]+" \
+		run --mem 128M --cmdline "$long" "$linux"
+else
+	echo "# skipped: bzImage cases (no /boot/vmlinuz-*)"
+fi
+rm -f "$work"/*.bin "$work"/*.bzimage "$work"/*.initrd
+
 # No /dev/kvm: hide it in a private mount namespace and check vmm says what to do.
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	# shellcheck disable=SC2016 # $0 and $1 are the inner shell's

@@ -11,9 +11,13 @@ Suite *config_suite(void);
 Suite *cli_suite(void);
 Suite *elf_loader_suite(void);
 Suite *boot_pvh_suite(void);
+Suite *bzimage_suite(void);
+Suite *boot_linux_suite(void);
 Suite *testdev_suite(void);
 Suite *debug_exit_suite(void);
 Suite *serial_suite(void);
+Suite *i8042_suite(void);
+Suite *terminal_suite(void);
 Suite *console_suite(void);
 Suite *cpuid_suite(void);
 Suite *topology_suite(void);
@@ -27,5 +31,7 @@ Suite *stats_schema_suite(void);
 Suite *stats_report_suite(void);
 Suite *ab_math_suite(void);
 Suite *control_protocol_suite(void);
+Suite *acpi_suite(void);
+Suite *acpi_pm_suite(void);
 
 #endif
