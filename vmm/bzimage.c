@@ -55,7 +55,8 @@ static int read_header(const uint8_t *image, size_t size, struct bzimage *out, c
 	uint16_t v = out->hdr.version;
 	if (v < BZIMAGE_MIN_VERSION)
 		FAIL("boot protocol %u.%02u is too old: vmm needs %u.%02u or later (64-bit entry)",
-		     v >> 8, v & 0xff, BZIMAGE_MIN_VERSION >> 8, BZIMAGE_MIN_VERSION & 0xff);
+		     (unsigned)(v >> 8), (unsigned)(v & 0xff), (unsigned)(BZIMAGE_MIN_VERSION >> 8),
+		     (unsigned)(BZIMAGE_MIN_VERSION & 0xff));
 	if (len < HDR_NEEDED)
 		FAIL("setup header ends at 0x%zx, before init_size (0x260): corrupt header", end);
 	return 0;
