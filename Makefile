@@ -8,7 +8,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 # Debian packages the project needs; `make deps` installs the missing ones.
 DEB_PACKAGES := gcc make pkg-config libc6-dev libfdt-dev libelf-dev check libinih-dev \
-	libjson-c-dev libseccomp-dev device-tree-compiler socat acpica-tools \
+	libjson-c-dev libseccomp-dev device-tree-compiler socat acpica-tools clang libclang-rt-14-dev cppcheck \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio
 
 PKGS := libelf inih json-c
@@ -29,8 +29,8 @@ VMM_OBJS := $(VMM_SRCS:%.c=$(OBJ)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 
-.PHONY: all deps run check unit-check guest-check sanitize-check nested-check bench clean
-all: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests $(BUILD)/tests/unit
+.PHONY: all deps run check lint unit-check guest-check sanitize-check nested-check linux-check bench clean
+all: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests $(BUILD)/tests/unit linux-image
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -69,6 +69,8 @@ $(BUILD)/tests/unit: $(UNIT_OBJS) $(BUILD)/libvmm.a
 
 include guest-tests/guest.mk
 include bench/bench.mk
+include guest-tests/linux/linux.mk
+include tests/fuzz/fuzz.mk
 
 unit-check: deps $(BUILD)/tests/unit
 	$(BUILD)/tests/unit
@@ -115,14 +117,29 @@ sanitize-check: deps guest-tests
 		RIG_PASS_ENV='ASAN_OPTIONS UBSAN_OPTIONS BUILD GUEST' \
 		tests/rig/run -- tests/run-suite
 
-check: unit-check guest-check sanitize-check nested-check
+# The Linux checks (tests/linux/run): the distribution's kernel on vmm. A stock
+# kernel needs hardware-assisted KVM, so this runs nested wherever the host
+# CPU has neither vmx nor svm, even with a /dev/kvm (kvm_pvm).
+linux-check: deps $(BUILD)/vmm linux-image
+	RIG_CPUS=4 tests/rig/run --hw-virt --timeout 1500 -- tests/linux/run
+
+# Static analysis of the VMM's own code: cppcheck's warning, portability and
+# performance checks (its style checks are taste, not defects), any finding fails.
+lint: deps
+	cppcheck --quiet --enable=warning,portability,performance --std=c11 \
+		--error-exitcode=1 --inline-suppr -D__x86_64__ vmm cpu clock devices
+
+# The fuzz corpora (tests/fuzz/corpus), replayed through every fuzz target
+# under ASan/UBSan; `make fuzz` runs the fuzzers themselves.
+check: lint unit-check fuzz-replay guest-check sanitize-check nested-check linux-check
 
 # The main job: boot the bundled test kernels on KVM and show what they report.
 run: deps $(BUILD)/vmm guest-tests
 	tests/rig/run -- tests/run-demo
 
-bench: deps $(BUILD)/vmm guest-tests $(BUILD)/bench/floor
+bench: deps $(BUILD)/vmm guest-tests $(BUILD)/bench/floor linux-image
 	tests/rig/run -- bench/run
+	RIG_CPUS=4 tests/rig/run --hw-virt --timeout 1500 -- bench/linux-boot
 
 clean:
 	rm -rf $(BUILD)
