@@ -16,6 +16,7 @@ struct cpu_model {
 	struct topology topo;
 	struct cache_model caches;
 	bool kvmclock; /* offer kvmclock's CPUID feature bits (as KVM supports them) */
+	bool cross_vendor; /* the guest's vendor is not the host's (cpuid_kvm.c: why it matters) */
 };
 
 /* "GenuineIntel" / "AuthenticAMD" */

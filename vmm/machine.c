@@ -32,6 +32,7 @@ int machine_build(struct machine *m, const struct vm_config *cfg, struct kvm_cpu
 		m->cpu.vendor = cpuid_vendor(host);
 		break;
 	}
+	m->cpu.cross_vendor = m->cpu.vendor != cpuid_vendor(host);
 	m->l3_auto = cfg->l3 == L3_AUTO;
 	bool l3 = m->l3_auto ? l3_auto_choice() : cfg->l3 == L3_ON;
 	cache_model_from_host(&m->cpu.caches, host);

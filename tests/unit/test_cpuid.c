@@ -277,6 +277,33 @@ START_TEST(test_vcpu_table_is_closed)
 }
 END_TEST
 
+/* 0x40000001 EAX after cpuid_write_kvm (Documentation/virt/kvm/x86/cpuid.rst):
+ * bit 7 PV_UNHALT, 11 PV_SEND_IPI and 13 PV_SCHED_YIELD are hypercalls,
+ * which a guest of the other vendor would issue with the wrong instruction. */
+static uint32_t kvm_features_after(bool cross_vendor, bool kvmclock)
+{
+	struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + sizeof(struct kvm_cpuid_entry2));
+	ck_assert_ptr_nonnull(c);
+	c->nent = 1;
+	c->entries[0] = (struct kvm_cpuid_entry2){ .function = 0x40000001u, .eax = 0x01ffffffu };
+	struct cpu_model m = { .kvmclock = kvmclock, .cross_vendor = cross_vendor };
+	cpuid_write_kvm(c, &m);
+	uint32_t eax = c->entries[0].eax;
+	free(c);
+	return eax;
+}
+
+START_TEST(test_kvm_features_cross_vendor)
+{
+	const uint32_t hypercalls = (1u << 7) | (1u << 11) | (1u << 13);
+	const uint32_t clock = (1u << 0) | (1u << 3) | (1u << 24);
+	ck_assert_uint_eq(kvm_features_after(false, true), 0x01ffffffu);
+	ck_assert_uint_eq(kvm_features_after(true, true), 0x01ffffffu & ~hypercalls);
+	ck_assert_uint_eq(kvm_features_after(false, false), 0x01ffffffu & ~clock);
+	ck_assert_uint_eq(kvm_features_after(true, false), 0x01ffffffu & ~(clock | hypercalls));
+}
+END_TEST
+
 Suite *cpuid_suite(void)
 {
 	Suite *s = suite_create("cpuid");
@@ -292,6 +319,7 @@ Suite *cpuid_suite(void)
 	tcase_add_test(tc, test_remove);
 	tcase_add_test(tc, test_vendor_from_leaf0);
 	tcase_add_test(tc, test_vcpu_table_is_closed);
+	tcase_add_test(tc, test_kvm_features_cross_vendor);
 	suite_add_tcase(s, tc);
 	return s;
 }
