@@ -11,7 +11,7 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev libfdt-dev libelf-dev check libini
 	libjson-c-dev libseccomp-dev device-tree-compiler socat acpica-tools clang libclang-rt-14-dev cppcheck \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio
 
-PKGS := libelf inih json-c
+PKGS := libelf inih json-c libseccomp
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes

@@ -9,7 +9,7 @@
 #include "exit_status.h"
 #include "log.h"
 
-enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY, OPT_FLAG };
+enum { OPT_CONFIG = 256, OPT_HELP, OPT_VERSION, OPT_KEY, OPT_FLAG, OPT_FLAG_OFF };
 
 /* Every option that sets a config key is spelled like the key. */
 static const struct option long_options[] = {
@@ -38,6 +38,8 @@ static const struct option long_options[] = {
 	{ "expect", required_argument, NULL, OPT_KEY },
 	{ "param", required_argument, NULL, OPT_KEY },
 	{ "report-memory", no_argument, NULL, OPT_FLAG }, /* boolean keys: the flag means "on" */
+	{ "seccomp", no_argument, NULL, OPT_FLAG },
+	{ "no-seccomp", no_argument, NULL, OPT_FLAG_OFF }, /* "no-KEY": the key "off" */
 #ifdef VMM_TEST_FAULTS
 	{ "test-fault", required_argument, NULL, OPT_KEY },
 #endif
@@ -83,6 +85,7 @@ void cli_print_help(void)
 	       "  --report-memory     at exit, print vmm's peak RSS and the guest RAM touched\n"
 	       "  --stats             at exit, print KVM's per-vCPU statistics (exits, HLTs, ...)\n"
 	       "  --stats-json FILE   write them to FILE as JSON\n"
+	       "  --no-seccomp        run without the system-call filters (for debugging)\n"
 	       "\n"
 	       "exit status: the guest's debug-exit status ((v << 1) | 1) when it reports one;\n"
 	       "0 on power-off or --expect match; 1 on VM failure; 2 on bad input; 124 on timeout.\n");
@@ -121,12 +124,14 @@ int cli_parse(int argc, char **argv, struct vm_config *cfg, enum cli_command *cm
 		switch (opt) {
 		case OPT_KEY:
 		case OPT_FLAG:
+		case OPT_FLAG_OFF:
 			if (npending == sizeof(pending) / sizeof(pending[0])) {
 				vmm_log("too many options");
 				return EXIT_STATUS_USAGE;
 			}
 			pending[npending++] = (struct pending_option){
-				long_options[index].name, opt == OPT_FLAG ? "on" : optarg
+				opt == OPT_FLAG_OFF ? long_options[index].name + 3 : long_options[index].name,
+				opt == OPT_FLAG ? "on" : opt == OPT_FLAG_OFF ? "off" : optarg
 			};
 			break;
 		case OPT_CONFIG:

@@ -272,6 +272,17 @@ static int set_kvmclock(struct vm_config *cfg, const char *v, char *err, size_t 
 	return 0;
 }
 
+static int set_seccomp(struct vm_config *cfg, const char *v, char *err, size_t errlen)
+{
+	bool on;
+	if (!parse_bool(v, &on)) {
+		snprintf(err, errlen, "seccomp '%s': expected on or off", v);
+		return -1;
+	}
+	cfg->seccomp_off = !on;
+	return 0;
+}
+
 static bool valid_param_name(const char *name, size_t len)
 {
 	if (len == 0 || len >= TESTDEV_NAME_MAX)
@@ -368,6 +379,7 @@ static const struct config_key config_keys[] = {
 	{ "run", "control", set_control },
 	{ "run", "stats", set_stats },
 	{ "run", "stats-json", set_stats_json },
+	{ "run", "seccomp", set_seccomp },
 	{ NULL, "param", set_param }, /* command line only: the file has [params] */
 #ifdef VMM_TEST_FAULTS
 	{ NULL, "test-fault", set_test_fault },

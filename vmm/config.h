@@ -42,6 +42,7 @@ struct vm_config {
 	bool report_memory;  /* print peak RSS and guest-touched RAM at exit */
 	bool kvmclock_guest_view; /* take the guest's pvclock view on pause even if KVM says stable */
 	bool kvmclock_off;        /* hide kvmclock's CPUID feature bits */
+	bool seccomp_off;         /* --no-seccomp: no syscall filters (debugging) */
 	struct config_param params[CONFIG_MAX_PARAMS];
 	unsigned nparams;
 };

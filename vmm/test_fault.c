@@ -9,6 +9,7 @@
 static const char *const fault_names[TEST_FAULT_COUNT] = {
 	[TEST_FAULT_L3_SHARING] = "l3-sharing",
 	[TEST_FAULT_STALE_KVMCLOCK_MSR] = "stale-kvmclock-msr",
+	[TEST_FAULT_SECCOMP_VCPU] = "seccomp-vcpu",
 };
 static bool active[TEST_FAULT_COUNT];
 

@@ -9,6 +9,7 @@
 enum test_fault {
 	TEST_FAULT_L3_SHARING, /* CPUID says the L3 is shared by one core's threads only */
 	TEST_FAULT_STALE_KVMCLOCK_MSR, /* kvmclock keeps the first system-time MSR it read */
+	TEST_FAULT_SECCOMP_VCPU, /* a vCPU thread makes a forbidden ioctl once its filter is on */
 	TEST_FAULT_COUNT,
 };
 

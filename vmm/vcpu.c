@@ -15,6 +15,8 @@
 #include "exit_status.h"
 #include "kvm.h"
 #include "log.h"
+#include "seccomp.h"
+#include "test_fault.h"
 #include "vcpu_exit.h"
 #include "vm.h"
 
@@ -95,6 +97,28 @@ int vcpu_signals_init(void)
 	return sigaction(VCPU_KICK_SIGNAL, &sa, NULL) < 0 ? -errno : 0;
 }
 
+/* This thread's allowlist (seccomp.h), loaded before it first runs the
+ * guest: the guest's device accesses run here. */
+static int vcpu_seccomp(struct vcpu *vcpu)
+{
+	struct vm *vm = vcpu->vm;
+	struct seccomp_vcpu_fds fds = {
+		.vcpu_fd = vcpu->fd,
+		.vm_fd = vm->fd,
+		.stdin_fd = STDIN_FILENO,
+		.write_fds = { STDOUT_FILENO, STDERR_FILENO, vm->stop.event_fd, vm->pause.event_fd,
+			       vm->terminal.wake_fd },
+		.nwrite_fds = 5,
+	};
+	if (seccomp_load_thread(seccomp_vcpu_filter(&fds), "vcpu") < 0)
+		return -1;
+	/* The test build's proof that the filter holds: a VM-creating ioctl
+	 * on a vCPU fd, which no vCPU thread makes. */
+	if (test_fault_active(TEST_FAULT_SECCOMP_VCPU))
+		(void)!ioctl(vcpu->fd, KVM_CREATE_VM, 0);
+	return 0;
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *vcpu = arg;
@@ -103,6 +127,10 @@ static void *vcpu_thread(void *arg)
 	sigemptyset(&kick);
 	sigaddset(&kick, VCPU_KICK_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &kick, NULL);
+	if (!vcpu->vm->cfg->seccomp_off && vcpu_seccomp(vcpu) < 0) {
+		vm_stop_request(stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
+		return NULL;
+	}
 
 	for (;;) {
 		/* Clear the kick before looking at the flags: a kick that lands

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "machine_fdt.h"
 #include "main_loop.h"
+#include "seccomp.h"
 #include "stats_report.h"
 #include "vm_control.h"
 #include "memory_report.h"
@@ -453,12 +454,21 @@ int vm_run(struct vm *vm)
 	/* Raw only while the guest runs: set-up errors and the final report
 	 * print on the terminal as the user had it. */
 	terminal_enter(&vm->terminal);
-	for (unsigned i = 0; i < vm->nvcpus; i++) {
+	/* Seccomp (seccomp.h): each vCPU thread loads its own filter as it
+	 * starts; the main thread's comes after the last thread is created,
+	 * which a thread would otherwise inherit. */
+	bool filters = !vm->cfg->seccomp_off;
+	if (filters && seccomp_prepare() < 0)
+		vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
+	for (unsigned i = 0; i < vm->nvcpus && !vm_stop_requested(&vm->stop); i++) {
 		if (vcpu_start(&vm->vcpus[i]) < 0) {
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
 			break;
 		}
 	}
+	if (filters && !vm_stop_requested(&vm->stop) &&
+	    seccomp_load_thread(seccomp_main_filter(), "main") < 0)
+		vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
 	main_loop_run(vm);
 	terminal_leave(&vm->terminal);
 	vm_pause_shutdown(&vm->pause); /* a paused VM ends too */

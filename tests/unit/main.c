@@ -14,7 +14,7 @@ int main(void)
 		topology_suite,	  cache_suite,	 cpuid_leaves_suite, machine_fdt_suite,
 		pvclock_suite,	  kvmclock_suite, vm_pause_suite,
 		stats_schema_suite, stats_report_suite, ab_math_suite, control_protocol_suite,
-		acpi_suite, acpi_pm_suite,
+		acpi_suite, acpi_pm_suite, seccomp_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)

@@ -33,5 +33,6 @@ Suite *ab_math_suite(void);
 Suite *control_protocol_suite(void);
 Suite *acpi_suite(void);
 Suite *acpi_pm_suite(void);
+Suite *seccomp_suite(void);
 
 #endif
