@@ -7,6 +7,7 @@
 #include "config.h"
 #include "exit_status.h"
 #include "main_loop.h"
+#include "terminal.h"
 #include "vcpu.h"
 #include "vm.h"
 
@@ -16,6 +17,9 @@
 
 int main(int argc, char **argv)
 {
+	/* Process set-up, before vmm opens anything of its own: a closed
+	 * stdin/stdout/stderr must not become one of vmm's fds. */
+	terminal_reserve_stdio();
 	if (argc > 1 && strcmp(argv[1], "ab") == 0)
 		return ab_main(argc, argv);
 	struct vm_config cfg;

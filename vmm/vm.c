@@ -335,7 +335,6 @@ static int create_vcpus(struct vm *vm, const struct boot_entry *entry)
 int vm_create(struct vm *vm, const struct vm_config *cfg)
 {
 	char err[256];
-	terminal_reserve_stdio(); /* before vmm opens anything of its own */
 	memset(vm, 0, sizeof(*vm));
 	vm->cfg = cfg;
 	vm->fd = -1;
