@@ -100,17 +100,6 @@ int main(int argc, char **argv)
 		result(prefix, "loops", loops);
 		result(prefix, "nsecs_per_loop", ns / loops);
 	}
-	result(prefix, "usecs", (ns + 500) / 1000);
-	result(prefix, "usecs_per_loop", (ns / loops + 500) / 1000);
-	if (have_irqs) {
-		if (verbose) {
-			result(prefix, "res", after.res - before.res);
-			result(prefix, "cal", after.cal - before.cal);
-		}
-		result(prefix, "res_per_s", per_second(after.res - before.res, ns));
-		result(prefix, "cal_per_s", per_second(after.cal - before.cal, ns));
-	} else {
-		printf("vmmtest: %s: no RES/CAL rows in /proc/interrupts\n", prefix);
-	}
+	report_workload(prefix, ns, loops, have_irqs ? &before : NULL, &after, verbose);
 	return 0;
 }

@@ -100,3 +100,21 @@ uint64_t per_second(uint64_t count, uint64_t ns)
 	/* count * 1e9 / ns without overflow for any count this side of 1e10. */
 	return (uint64_t)(((__uint128_t)count * 1000000000u + ns / 2) / ns);
 }
+
+void report_workload(const char *prefix, uint64_t ns, uint64_t loops,
+		     const struct irq_counts *before, const struct irq_counts *after, bool verbose)
+{
+	result(prefix, "usecs", (ns + 500) / 1000);
+	result(prefix, "usecs_per_loop", (ns / loops + 500) / 1000);
+	if (!before) {
+		printf("vmmtest: %s: no RES/CAL rows in /proc/interrupts\n", prefix);
+		return;
+	}
+	uint64_t res = after->res - before->res, cal = after->cal - before->cal;
+	if (verbose) {
+		result(prefix, "res", res);
+		result(prefix, "cal", cal);
+	}
+	result(prefix, "res_per_s", per_second(res, ns));
+	result(prefix, "cal_per_s", per_second(cal, ns));
+}

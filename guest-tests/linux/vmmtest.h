@@ -40,4 +40,10 @@ uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
 /* rate per second of `count` over `ns`, rounded; 0 when ns is 0. */
 uint64_t per_second(uint64_t count, uint64_t ns);
 
+/* A workload's common results: usecs, usecs_per_loop and, when `before`
+ * is not NULL, the RES and CAL IPIs per second over it (with -v also the
+ * raw counts); `loops` must not be 0. */
+void report_workload(const char *prefix, uint64_t ns, uint64_t loops,
+		     const struct irq_counts *before, const struct irq_counts *after, bool verbose);
+
 #endif
