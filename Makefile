@@ -88,18 +88,22 @@ guest-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests $(BUILD)/test
 # (seen three times, in three different 4-vCPU tests). If L1 still does not
 # finish, the rig ends with 125 after its time limit and one fresh L1 boot
 # gets a second chance; a test that fails (not 125) fails at once.
+# $(call rig_once_more,CMD): CMD, and once more if the rig says its L1 did
+# not finish (status 125: TCG's emulated AMD-V wedged, or a time limit); a
+# test failure (any other status) fails at once.
+rig_once_more = $(1); status=$$?; \
+	if [ $$status -eq 125 ]; then \
+		echo "$@: the rig's L1 guest did not finish; one more boot"; \
+		$(1); status=$$?; \
+	fi; \
+	exit $$status
 NESTED_ROWS := ^(hello|smp-2|topo-1s1c1t|topo-1s1c1t-intel|kvmclock-1|kvmclock-kvm-2|kvmclock-stale-1|kvmclock-stale-2)$$
 NESTED_RUN := SUITE_ROWS='$(NESTED_ROWS)' SUITE_SCRIPTS='^lifecycle' \
 	RIG_PASS_ENV='SUITE_ROWS SUITE_SCRIPTS' tests/rig/run --nested --timeout 420 -- tests/run-suite
 nested-check: deps $(BUILD)/vmm $(BUILD)/vmm-testfaults guest-tests
 	tests/rig/selftest
 	@if [ -c /dev/kvm ] && { : <>/dev/kvm; } 2>/dev/null; then \
-		$(NESTED_RUN); status=$$?; \
-		if [ $$status -eq 125 ]; then \
-			echo "nested-check: the L1 guest did not finish; one more boot"; \
-			$(NESTED_RUN); status=$$?; \
-		fi; \
-		exit $$status; \
+		$(call rig_once_more,$(NESTED_RUN)); \
 	fi
 
 # The unit tests and the guest suite once more against an ASan/UBSan build of
@@ -121,7 +125,7 @@ sanitize-check: deps guest-tests
 # kernel needs hardware-assisted KVM, so this runs nested wherever the host
 # CPU has neither vmx nor svm, even with a /dev/kvm (kvm_pvm).
 linux-check: deps $(BUILD)/vmm linux-image
-	RIG_CPUS=4 tests/rig/run --hw-virt --timeout 1500 -- tests/linux/run
+	@$(call rig_once_more,RIG_CPUS=4 tests/rig/run --hw-virt --timeout 1500 -- tests/linux/run)
 
 # Static analysis of the VMM's own code: cppcheck's warning, portability and
 # performance checks (its style checks are taste, not defects), any finding fails.
