@@ -12,15 +12,17 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev libfdt-dev libelf-dev check libini
 	qemu-system-x86 linux-image-amd64 busybox-static cpio
 
 PKGS := libelf inih json-c libseccomp
+# Flags from pkg-config are expanded when a recipe runs (`=`, not `:=`): on a
+# fresh machine the .pc files appear only once `deps` has installed them.
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-VMM_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(HARDEN) $(CFLAGS) \
+VMM_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(HARDEN) $(CFLAGS) \
 	-DVMM_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # The project's own libraries are linked statically: each shared library
 # costs the process its own dirty pages, and the VMM's memory overhead has a
 # 2 MiB budget (make bench). libc stays shared.
-VMM_LIBS := -Wl,-Bstatic $(shell pkg-config --libs --static $(PKGS) 2>/dev/null) -lfdt \
+VMM_LIBS = -Wl,-Bstatic $(shell pkg-config --libs --static $(PKGS) 2>/dev/null) -lfdt \
 	-Wl,-Bdynamic -lpthread
 
 # Every .c in the VMM's folders is part of the VMM; main.c is its entry point.
@@ -42,7 +44,8 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
-$(OBJ)/%.o: %.c
+# Order-only on deps: under make -j no compile starts before the headers exist.
+$(OBJ)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(VMM_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -56,7 +59,7 @@ $(BUILD)/vmm: $(OBJ)/vmm/main.o $(BUILD)/libvmm.a
 # --test-fault (vmm/test_fault.h), to show the suite catches them.
 FAULT_OBJ := $(BUILD)/obj-testfaults
 FAULT_OBJS := $(patsubst %.c,$(FAULT_OBJ)/%.o,vmm/main.c $(VMM_SRCS))
-$(FAULT_OBJ)/%.o: %.c
+$(FAULT_OBJ)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(VMM_CFLAGS) -DVMM_TEST_FAULTS -MMD -MP -c $< -o $@
 

@@ -14,13 +14,13 @@ BENCH_CC ?= $(CC)
 BENCH_DIR := build/bench
 # The VMM's flags (top-level Makefile: WARN, HARDEN, CFLAGS' default), spelled
 # out so the result does not depend on who includes this file.
-BENCH_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+BENCH_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -D_FORTIFY_SOURCE=2 -fstack-protector-strong -O2 -g \
 	$(shell pkg-config --cflags libelf 2>/dev/null)
-BENCH_LIBELF := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
+BENCH_LIBELF = $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
 # The VMM as a library, and what it links against (the top-level VMM_LIBS).
 BENCH_VMM_LIB := build/libvmm.a
-BENCH_VMM_LIBS := $(shell pkg-config --libs libelf inih json-c 2>/dev/null) -lfdt -lpthread
+BENCH_VMM_LIBS = $(shell pkg-config --libs libelf inih json-c 2>/dev/null) -lfdt -lpthread
 BENCH_TOOLS := $(BENCH_DIR)/floor $(BENCH_DIR)/timeit $(BENCH_DIR)/stats_cost
 
 .PHONY: bench-tools

@@ -27,15 +27,15 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_PKGS := libelf inih json-c
 FUZZ_LIB_SRCS := $(filter-out vmm/main.c,$(wildcard vmm/*.c cpu/*.c clock/*.c devices/*.c))
 # Shared libraries here: the fuzzers' memory use is no budget to keep.
-FUZZ_LIBS := $(shell pkg-config --libs $(FUZZ_PKGS) 2>/dev/null) -lfdt -lpthread
+FUZZ_LIBS = $(shell pkg-config --libs $(FUZZ_PKGS) 2>/dev/null) -lfdt -lpthread
 # The VMM's own sources: its flags, but warnings do not stop the build (another
 # compiler may warn where the VMM's does not); the targets get -Werror.
-FUZZ_BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+FUZZ_BASE_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-DVMM_VERSION='"fuzz"' $(shell pkg-config --cflags $(FUZZ_PKGS) 2>/dev/null)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_FUZZ_CFLAGS := $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_REPLAY_CFLAGS := $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN)
+FUZZ_FUZZ_CFLAGS = $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_REPLAY_CFLAGS = $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN)
 
 FUZZ_FUZZ_OBJ := $(FUZZ_DIR)/obj-fuzz
 FUZZ_REPLAY_OBJ := $(FUZZ_DIR)/obj-replay
