@@ -195,7 +195,6 @@ static void transmit(struct serial *s, uint8_t v)
 		rx_push(s, v);
 	} else {
 		console_write(s->console, (const char *)&v, 1);
-		s->tx_count++;
 	}
 	/* Sent at once: the THR is empty again, which is an interrupt. */
 	s->thr_ipending = true;
@@ -349,14 +348,6 @@ bool serial_rx_wanted(struct serial *s)
 	bool wanted = s->ier & UART_IER_RDI;
 	pthread_mutex_unlock(&s->lock);
 	return wanted;
-}
-
-uint64_t serial_tx_count(struct serial *s)
-{
-	pthread_mutex_lock(&s->lock);
-	uint64_t n = s->tx_count;
-	pthread_mutex_unlock(&s->lock);
-	return n;
 }
 
 int serial_init(struct serial *s, struct io_bus *pio, uint16_t base, struct console *console,

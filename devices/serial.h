@@ -38,7 +38,6 @@ struct serial {
 	bool irq_level;               /* what the line was last set to */
 	uint8_t rx[SERIAL_FIFO_SIZE]; /* the receive FIFO: a ring */
 	unsigned rx_head, rx_count;
-	uint64_t tx_count;            /* bytes sent to the console */
 };
 
 /* Register the UART's eight ports at `base`. The callbacks are called with
@@ -59,10 +58,6 @@ size_t serial_rx_room(struct serial *s);
 /* Whether the guest's driver is taking input: its receive interrupt is on
  * (Linux's 8250 turns it on when the port is opened, and off to throttle). */
 bool serial_rx_wanted(struct serial *s);
-
-/* Bytes the guest has sent to the console so far (the main loop's "has the
- * guest gone quiet?" check). */
-uint64_t serial_tx_count(struct serial *s);
 
 /* The register-level handler, for tests and fuzzing: offset 0-7. */
 void serial_io(void *opaque, uint64_t offset, uint8_t *data, uint32_t size, bool is_write);

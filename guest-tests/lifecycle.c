@@ -3,10 +3,12 @@
  *   0 print "lifecycle: ready" and pass (for --expect)
  *   1 print a line every 100 ms forever (a VM with exits, for --timeout/SIGTERM)
  *   2 spin forever with interrupts off and no exits at all
- *   3 triple fault (an empty IDT, then an exception) */
+ *   3 triple fault (an empty IDT, then an exception)
+ *   4 print a prompt that ends no line, then spin (what a person at a
+ *     terminal must see at once) */
 #include "libguest.h"
 
-enum { MODE_READY, MODE_TICK, MODE_SPIN, MODE_TRIPLE_FAULT };
+enum { MODE_READY, MODE_TICK, MODE_SPIN, MODE_TRIPLE_FAULT, MODE_PROMPT };
 
 static void __attribute__((noreturn)) tick_forever(void)
 {
@@ -44,6 +46,9 @@ int main(void)
 		spin_forever();
 	case MODE_TRIPLE_FAULT:
 		triple_fault();
+	case MODE_PROMPT:
+		printf("lifecycle: prompt> ");
+		spin_forever();
 	default:
 		printf("lifecycle: ready\n");
 		report(true, "lifecycle: ready");

@@ -1,5 +1,6 @@
-/* The console: guest serial output to the VMM's stdout, line-buffered, and the
- * --expect matcher that ends the VM when a line matches. */
+/* The console: guest serial output to the VMM's stdout, line-buffered (or
+ * written through, for a person typing), and the --expect matcher that ends
+ * the VM when a line matches. */
 #include "console.h"
 
 #include <errno.h>
@@ -61,12 +62,20 @@ static void collect_result(struct console *con)
 		results_add(con->results, name, value);
 }
 
-/* Called with the lock held, on a complete line (without its newline). */
+/* Writes out what of the current line is not out yet. */
+static void write_pending(struct console *con)
+{
+	write_all(con->out_fd, con->line + con->written, con->len - con->written);
+	con->written = con->len;
+}
+
+/* Called with the lock held, on a complete line (without its newline) or a
+ * piece of an over-long one. */
 static void emit_line(struct console *con, bool newline)
 {
 	if (newline)
 		con->line[con->len++] = '\n';
-	write_all(con->out_fd, con->line, con->len);
+	write_pending(con);
 	con->line[con->len - (newline ? 1 : 0)] = '\0';
 	if (con->have_expect && !con->matched &&
 	    regexec(&con->expect, con->line, 0, NULL, 0) == 0) {
@@ -77,6 +86,7 @@ static void emit_line(struct console *con, bool newline)
 	if (newline)
 		collect_result(con);
 	con->len = 0;
+	con->written = 0;
 }
 
 void console_write(struct console *con, const char *buf, size_t n)
@@ -93,6 +103,17 @@ void console_write(struct console *con, const char *buf, size_t n)
 		if (con->len == CONSOLE_LINE_MAX - 2)
 			emit_line(con, false);
 	}
+	if (con->write_through)
+		write_pending(con);
+	pthread_mutex_unlock(&con->lock);
+}
+
+void console_set_write_through(struct console *con, bool on)
+{
+	pthread_mutex_lock(&con->lock);
+	con->write_through = on;
+	if (on)
+		write_pending(con);
 	pthread_mutex_unlock(&con->lock);
 }
 

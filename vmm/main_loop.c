@@ -75,26 +75,6 @@ enum {
 	FD_MAX = FD_CONTROL + CONTROL_MAX_CLIENTS + 1,
 };
 
-/* In raw mode a person is typing at the guest, whose prompt and echo end no
- * line; the console writes whole lines, so an unfinished one is written out
- * once the guest has sent nothing for a tick. */
-#define QUIET_TICK_MS 20
-
-struct quiet {
-	uint64_t last_tx;    /* the UART's count at the previous wake-up */
-	uint64_t flushed_tx; /* and when the console was last flushed */
-};
-
-static void flush_if_quiet(struct vm *vm, struct quiet *q)
-{
-	uint64_t tx = serial_tx_count(&vm->serial);
-	if (tx == q->last_tx && tx != q->flushed_tx) {
-		console_flush(&vm->console);
-		q->flushed_tx = tx;
-	}
-	q->last_tx = tx;
-}
-
 /* Host input already read goes to the UART as far as it has room. */
 static void input_deliver(struct vm *vm)
 {
@@ -159,13 +139,12 @@ void main_loop_run(struct vm *vm)
 		[FD_INPUT] = { .fd = -1, .events = POLLIN },
 		[FD_INPUT_WAKE] = { .fd = vm->terminal.wake_fd, .events = POLLIN },
 	};
-	struct quiet quiet = { 0, 0 };
 	while (!vm_stop_requested(&vm->stop)) {
 		input_deliver(vm);
 		fds[FD_INPUT].fd = input_fd(vm);
 		/* Client slots change as clients come and go: list them afresh. */
 		unsigned ncontrol = control_pollfds(&vm->control, &fds[FD_CONTROL]);
-		int ready = poll(fds, FD_CONTROL + ncontrol, vm->terminal.raw ? QUIET_TICK_MS : -1);
+		int ready = poll(fds, FD_CONTROL + ncontrol, -1);
 		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
@@ -173,8 +152,6 @@ void main_loop_run(struct vm *vm)
 			vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
 			break;
 		}
-		if (vm->terminal.raw)
-			flush_if_quiet(vm, &quiet);
 		if (fds[FD_SIGNAL].revents & POLLIN)
 			handle_signal(vm, sig_fd);
 		if (fds[FD_PAUSE].revents & POLLIN)

@@ -453,6 +453,7 @@ int vm_run(struct vm *vm)
 	/* Raw only while the guest runs: set-up errors and the final report
 	 * print on the terminal as the user had it. */
 	terminal_enter(&vm->terminal);
+	console_set_write_through(&vm->console, vm->terminal.raw);
 	/* Seccomp (seccomp.h): each vCPU thread loads its own filter as it
 	 * starts; the main thread's comes after the last thread is created,
 	 * which a thread would otherwise inherit. */
@@ -470,6 +471,7 @@ int vm_run(struct vm *vm)
 		vm_stop_request(&vm->stop, STOP_VM_ERROR, EXIT_STATUS_VM_FAILURE);
 	main_loop_run(vm);
 	terminal_leave(&vm->terminal);
+	console_set_write_through(&vm->console, false);
 	vm_pause_shutdown(&vm->pause); /* a paused VM ends too */
 	for (unsigned i = 0; i < vm->nvcpus; i++)
 		vcpu_kick(&vm->vcpus[i]);

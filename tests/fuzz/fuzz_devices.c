@@ -15,8 +15,8 @@
  *     ctl & 4, then `size` data bytes
  *   1 console input: n, then n bytes offered to serial_receive
  *   2 guest RAM write: u16 gpa, n, then n bytes (a testdev message, say)
- *   3 queries: serial_rx_room, serial_rx_wanted, serial_tx_count,
- *     console_flush
+ *   3 queries: serial_rx_room, serial_rx_wanted, console_flush,
+ *     console_set_write_through
  *   4 testdev_handle at a u32 gpa
  *   5 a handler called directly, any offset: sel, off, ctl [, data] as 0 */
 #include <fcntl.h>
@@ -197,8 +197,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 3:
 			FUZZ_ASSERT(serial_rx_room(&m.uart) <= SERIAL_FIFO_SIZE);
 			(void)serial_rx_wanted(&m.uart);
-			(void)serial_tx_count(&m.uart);
 			console_flush(&m.con);
+			console_set_write_through(&m.con, fuzz_take(&in, 1) & 1);
 			break;
 		case 4:
 			testdev_handle(&m.testdev, fuzz_take(&in, 4));

@@ -190,6 +190,23 @@ tap_check "console input: Ctrl-A h, Ctrl-A x typed at the terminal: help, quit w
 		grep -q 'quit from the console' "$work/out" && cmp -s "$work/before" "$work/after"; echo $?)" \
 	"status $status" "$(tail -n 3 "$work/out" 2>/dev/null)"
 
+# A prompt, which ends no line, reaches a person at the terminal while the
+# guest runs (raw mode writes through; a pipe or file gets whole lines).
+rm -f "$work"/{typescript,status,seen}
+printf '%s\n' "
+exec 3<&0
+$VMM run --timeout 60s --param mode=4 $lifecycle <&3 2>$work/out &
+pid=\$!
+for i in \$(seq 100); do grep -q 'lifecycle: prompt> ' $work/typescript && { echo yes >$work/seen; break; }; sleep 0.1; done
+kill -TERM \$pid
+wait \$pid
+echo \$? >$work/status" >"$work/tty.sh"
+timeout 120 script -qfec "bash $work/tty.sh" "$work/typescript" >/dev/null 2>&1 </dev/null
+status=$(cat "$work/status" 2>/dev/null || echo none)
+tap_check "console input: an unfinished line (a prompt) shows at the terminal while the guest runs" \
+	"$([ "$status" = 143 ] && [ -s "$work/seen" ]; echo $?)" \
+	"status $status; seen: $(cat "$work/seen" 2>/dev/null || echo no)" "$(tail -c 200 "$work/typescript" 2>/dev/null)"
+
 # Started in the background of a terminal (job control on, another process
 # group in the foreground): vmm leaves the terminal alone, reads nothing
 # from it (a read would stop it with SIGTTIN), and ends as usual.

@@ -125,6 +125,37 @@ START_TEST(test_bad_regex)
 }
 END_TEST
 
+START_TEST(test_write_through)
+{
+	/* A person at a raw terminal sees the prompt at once, though it ends no
+	 * line; the matcher still sees the whole line once it ends. */
+	init("^login: root$");
+	put("log");
+	char buf[64];
+	ck_assert_uint_eq(written(buf, sizeof(buf)), 0);
+	console_set_write_through(&con, true);
+	ck_assert_uint_eq(written(buf, sizeof(buf)), 3);
+	ck_assert_str_eq(buf, "log");
+	put("in: ");
+	written(buf, sizeof(buf));
+	ck_assert_str_eq(buf, "in: ");
+	ck_assert_uint_eq(matches, 0);
+	put("root\n");
+	written(buf, sizeof(buf));
+	ck_assert_str_eq(buf, "root\n");
+	ck_assert_uint_eq(matches, 1);
+	/* Back to lines: nothing already out is written twice. */
+	put("$ ");
+	console_set_write_through(&con, false);
+	put("ls");
+	ck_assert_uint_eq(written(buf, sizeof(buf)), 2);
+	ck_assert_str_eq(buf, "$ ");
+	put("\n");
+	written(buf, sizeof(buf));
+	ck_assert_str_eq(buf, "ls\n");
+}
+END_TEST
+
 START_TEST(test_long_line)
 {
 	init("^END$");
@@ -248,6 +279,7 @@ Suite *console_suite(void)
 	tcase_add_test(tc, test_expect_once);
 	tcase_add_test(tc, test_expect_no_match);
 	tcase_add_test(tc, test_bad_regex);
+	tcase_add_test(tc, test_write_through);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_long_line_one_write);
 	tcase_add_test(tc, test_result_line_parsed);
