@@ -17,7 +17,7 @@ BENCH_DIR := build/bench
 BENCH_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -D_FORTIFY_SOURCE=2 -fstack-protector-strong -O2 -g \
 	$(shell pkg-config --cflags libelf 2>/dev/null)
-BENCH_LIBELF = $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
+BENCH_LIBELF_STATIC = $(shell pkg-config --libs --static libelf 2>/dev/null || echo -lelf -lz)
 # The VMM as a library, and what it links against (the top-level VMM_LIBS).
 BENCH_VMM_LIB := build/libvmm.a
 BENCH_VMM_LIBS = $(shell pkg-config --libs libelf inih json-c 2>/dev/null) -lfdt -lpthread
@@ -26,9 +26,11 @@ BENCH_TOOLS := $(BENCH_DIR)/floor $(BENCH_DIR)/timeit $(BENCH_DIR)/stats_cost
 .PHONY: bench-tools
 bench-tools: $(BENCH_TOOLS)
 
+# Linked as vmm is (one static PIE, libc included), so that the two
+# processes' memory compares like with like.
 $(BENCH_DIR)/floor: bench/floor.c bench/bench.mk | $(BENCH_DIR)/timeit $(BENCH_DIR)/stats_cost
 	@mkdir -p $(dir $@)
-	$(BENCH_CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LIBELF)
+	$(BENCH_CC) $(BENCH_CFLAGS) -static-pie -o $@ $< $(BENCH_LIBELF_STATIC)
 
 $(BENCH_DIR)/timeit: bench/timeit.c bench/bench.mk
 	@mkdir -p $(dir $@)
