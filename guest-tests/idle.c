@@ -4,9 +4,14 @@
  * wake-up per tick per vCPU). Reports hlt_per_s and timer_irqs_per_s (all
  * vCPUs together), the timer's jitter against its programmed period
  * (jitter_mean_ns, jitter_max_ns), ticks missed, and the counters. Checks
- * that each vCPU got hz * ms / 1000 ticks, at most 25% fewer (ticks of an
- * overcommitted vCPU may coalesce) and at most 2 more (the ends of the
- * window).
+ * that each vCPU's timer ran at hz: its ticks plus the ones KVM merged
+ * into a pending one (missed, below) are hz * ms / 1000 within 5% (missed
+ * is estimated from delayed handlers' timestamps, and a vCPU descheduled at
+ * the end of the window loses its last ticks); that at most 2 more than
+ * that were delivered (the ends of the window); and that at least half
+ * were delivered as interrupts. An overcommitted host (a 2-core machine running the VMM,
+ * several vCPUs and other work) merges many ticks: counting only the
+ * delivered ones would measure the host's load, not the timer.
  *
  * Jitter: the programmed period against the time between one tick and the
  * next, each taken by the TSC at the start of the handler: an interval of
@@ -25,11 +30,9 @@
 #define BOOT_TIMEOUT_MS 2000
 #define DEFAULT_HZ 1000
 #define DEFAULT_MS 1000
-/* A 2-core host running the VMM and several vCPUs delays some ticks past
- * the next one, and the LAPIC coalesces them: seen up to 9% on a loaded
- * host, hence the margin. */
-#define LOW_TOLERANCE_PERCENT 25
+#define PERIODS_TOLERANCE_PERCENT 5
 #define HIGH_TOLERANCE_TICKS 2
+#define MIN_DELIVERED_PERCENT 50
 
 struct cpu_timer {
 	volatile bool active;
@@ -138,7 +141,8 @@ int main(void)
 
 	uint64_t expected = hz * ms / 1000, ticks = 0, missed = 0, intervals = 0;
 	uint64_t dev_sum = 0, dev_max = 0;
-	check_begin("timer ticks per CPU within -25% / +2 of hz * ms / 1000");
+	check_begin("timer per CPU: ticks + missed within 5% of hz * ms / 1000, ticks at most "
+		    "2 more and at least half");
 	for (unsigned i = 0; i < ncpus; i++) {
 		const struct cpu_timer *t = &tm[i];
 		printf("idle: CPU %u: %lu ticks, %lu missed; interval - period: mean |%lu| ns, "
@@ -146,9 +150,12 @@ int main(void)
 		       i, t->ticks, t->missed, t->ticks > 1 ? t->dev_sum / (t->ticks - 1) : 0,
 		       t->dev_max);
 		check_item("CPU %u", i);
-		check_that(t->ticks * 100 >= expected * (100 - LOW_TOLERANCE_PERCENT) &&
-				   t->ticks <= expected + HIGH_TOLERANCE_TICKS,
-			   "%lu ticks, expected %lu", t->ticks, expected);
+		uint64_t periods = t->ticks + t->missed;
+		check_that(periods * 100 >= expected * (100 - PERIODS_TOLERANCE_PERCENT) &&
+				   periods * 100 <= expected * (100 + PERIODS_TOLERANCE_PERCENT) &&
+				   t->ticks <= expected + HIGH_TOLERANCE_TICKS &&
+				   t->ticks * 100 >= expected * MIN_DELIVERED_PERCENT,
+			   "%lu ticks + %lu missed, expected %lu", t->ticks, t->missed, expected);
 		ticks += t->ticks;
 		missed += t->missed;
 		intervals += t->ticks > 1 ? t->ticks - 1 : 0;
