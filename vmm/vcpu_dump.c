@@ -24,4 +24,9 @@ void vcpu_dump_registers(const struct vcpu *vcpu)
 		r.rip, r.rsp, r.rflags, r.rax, r.rbx, r.rcx, r.rdx, r.rsi, r.rdi, r.rbp, s.cr0, s.cr2,
 		s.cr3, s.cr4, s.efer, s.cs.selector, s.cs.base, s.cs.l, s.cs.db, s.ss.selector,
 		s.apic_base);
+	/* SVM: "the VMCB is undefined after a SHUTDOWN intercept", so KVM
+	 * re-initializes the vCPU before reporting the exit. */
+	if (r.rip == 0xfff0 && s.cs.selector == 0xf000)
+		fprintf(stderr, "  (a vCPU's reset state: on AMD, KVM re-initializes a vCPU that shut "
+				"down, so its registers at the fault are gone)\n");
 }
