@@ -26,9 +26,9 @@ VMM_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(HARDEN) $(CFLAGS) \
 # build cannot be static (VMM_LINK= there). The unit tests and tools link
 # the project's libraries statically and libc shared (VMM_LIBS).
 VMM_LINK ?= -static-pie
-VMM_LINK_LIBS = $(shell pkg-config --libs --static $(PKGS) 2>/dev/null) -lfdt -lpthread
-VMM_LIBS = -Wl,-Bstatic $(shell pkg-config --libs --static $(PKGS) 2>/dev/null) -lfdt \
-	-Wl,-Bdynamic -lpthread
+VMM_DEP_LIBS = $(shell pkg-config --libs --static $(PKGS) 2>/dev/null) -lfdt
+VMM_LINK_LIBS = $(VMM_DEP_LIBS) -lpthread
+VMM_LIBS = -Wl,-Bstatic $(VMM_DEP_LIBS) -Wl,-Bdynamic -lpthread
 
 # Every .c in the VMM's folders is part of the VMM; main.c is its entry point.
 VMM_SRCS := $(filter-out vmm/main.c,$(wildcard vmm/*.c cpu/*.c clock/*.c devices/*.c))

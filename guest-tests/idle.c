@@ -9,9 +9,10 @@
  * is estimated from delayed handlers' timestamps, and a vCPU descheduled at
  * the end of the window loses its last ticks); that at most 2 more than
  * that were delivered (the ends of the window); and that at least half
- * were delivered as interrupts. An overcommitted host (a 2-core machine running the VMM,
- * several vCPUs and other work) merges many ticks: counting only the
- * delivered ones would measure the host's load, not the timer.
+ * were delivered as interrupts. An overcommitted host (a 2-core machine
+ * running the VMM, several vCPUs and other work) merges many ticks:
+ * counting only the delivered ones would measure the host's load, not the
+ * timer.
  *
  * Jitter: the programmed period against the time between one tick and the
  * next, each taken by the TSC at the start of the handler: an interval of
